@@ -1,0 +1,156 @@
+"""Bots for Screw Your Neighbor / Chase the Ace.
+
+``medium`` trades away a card below a threshold. ``hard`` estimates, for each choice, the lives it expects to pay:
+it samples the hidden cards consistently with its view (Kings shown, cards seen in trades, blocked trades, cards
+known to be out), weights each sample by how likely it makes the choices the players before it already made,
+plays the rest of the hand out with a model of the others, and takes the choice that costs least.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.cards import Card, Rank, standard_deck
+from engine.game import Game
+from engine.games.chase import ChaseAction, ChaseOptions, ChaseView, _left_of, payments
+
+LOW_THRESHOLD = 6
+"""Lowest card pays: trade away an Ace .. 6."""
+HIGH_THRESHOLD = 9
+"""High card pays: trade away a 9 .. Queen (and any Ace)."""
+
+
+def wants_to_swap(card: Card, options: ChaseOptions) -> bool:
+    """The threshold rule: does this card look worth giving away?"""
+    if card.rank is Rank.KING:
+        return False
+    if options.high_card_pays:
+        return card.rank is Rank.ACE or card.rank >= HIGH_THRESHOLD
+    return card.rank <= LOW_THRESHOLD
+
+
+class MediumChaseBot:
+    """``medium``: a sensible threshold. Trades (or goes to the deck) with a card it would rather not hold."""
+
+    difficulty = "medium"
+
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        self.name = "medium"
+        self.rng = rng
+
+    def choose(self, view: ChaseView, legal: Sequence[ChaseAction]) -> ChaseAction:
+        card = view.my_card
+        active = [a for a in legal if a is not ChaseAction.STAY]
+        if card is not None and active and wants_to_swap(card, view.options):
+            return active[0]
+        return ChaseAction.STAY
+
+
+class HardChaseBot:
+    """``hard``: picks the choice with the lowest expected payment over sampled deals."""
+
+    difficulty = "hard"
+    samples = 200
+    model_noise = 0.15
+    """How often the model of the other players is taken to go against the threshold rule."""
+
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        self.name = "hard"
+        self.rng = rng
+
+    def choose(self, view: ChaseView, legal: Sequence[ChaseAction]) -> ChaseAction:
+        if len(legal) == 1:
+            return legal[0]
+        costs = self.expected_costs(view, legal)
+        return min(legal, key=lambda a: (costs[a], a is not ChaseAction.STAY))
+
+    def expected_costs(self, view: ChaseView, legal: Sequence[ChaseAction]) -> dict[ChaseAction, float]:
+        """Expected lives paid by this seat after each legal action."""
+        assert view.seat is not None
+        known = dict(view.known)
+        seen = set(known.values()) | set(view.gone)
+        pool = [c for c in standard_deck() if c not in seen]
+        hidden = sorted((s for s in view.order if s not in known), key=lambda s: s not in view.not_king)
+        no_king = [s in view.not_king for s in hidden]
+        base: list[Card | None] = [None] * view.players
+        for seat, card in known.items():
+            base[seat] = card
+        totals = {a: 0.0 for a in legal}
+        weight_sum = 0.0
+        rng = self.rng
+        for _ in range(self.samples):
+            rng.shuffle(pool)
+            deck = list(pool)
+            cards = list(base)
+            for seat, needs_no_king in zip(hidden, no_king, strict=True):
+                index = 0
+                if needs_no_king:
+                    while deck[index].rank is Rank.KING:
+                        index += 1
+                cards[seat] = deck.pop(index)
+            weight = self._likelihood(view, cards)
+            if weight == 0.0:
+                continue
+            weight_sum += weight
+            for action in legal:
+                totals[action] += weight * _play_out(view, list(cards), deck, action, rng)
+        if weight_sum == 0.0:
+            return {a: 0.0 for a in legal}
+        return {a: t / weight_sum for a, t in totals.items()}
+
+    def _likelihood(self, view: ChaseView, cards: list[Card | None]) -> float:
+        """How likely the others' choices so far are, if they held the cards of this sample when they chose."""
+        held = list(cards)
+        weight = 1.0
+        for index in range(view.turn - 1, -1, -1):
+            seat = view.order[index]
+            if view.acted[seat] == "traded":
+                left = _left_of(seat, view.lives)
+                held[seat], held[left] = held[left], held[seat]
+            if seat == view.seat:
+                continue
+            card = held[seat]
+            assert card is not None
+            if card.rank is Rank.KING:
+                continue
+            traded = view.acted[seat] in ("traded", "blocked")
+            agrees = traded == wants_to_swap(card, view.options)
+            weight *= 1.0 - self.model_noise if agrees else self.model_noise
+        return weight
+
+
+def _play_out(
+    view: ChaseView, cards: list[Card | None], deck: list[Card], first: ChaseAction, rng: random.Random
+) -> int:
+    """Play the rest of the hand: this seat takes ``first``, the others follow the threshold rule."""
+    options = view.options
+    me = view.seat
+    for index in range(view.turn, len(view.order)):
+        seat = view.order[index]
+        card = cards[seat]
+        assert card is not None
+        if seat == me:
+            action = first
+        elif card.rank is Rank.KING or not wants_to_swap(card, options):
+            action = ChaseAction.STAY
+        elif seat == view.dealer:
+            action = options.dealer_action
+        else:
+            action = ChaseAction.TRADE
+        if action is ChaseAction.TRADE:
+            left = _left_of(seat, view.lives)
+            other = cards[left]
+            assert other is not None
+            if other.rank is not Rank.KING:
+                cards[seat], cards[left] = other, card
+        elif action is ChaseAction.SWAP:
+            cards[seat] = deck[-1]
+        elif action is ChaseAction.CUT:
+            cards[seat] = deck[rng.randrange(len(deck))]
+    held = {s: c for s in view.order if (c := cards[s]) is not None}
+    owed = payments(held, options)
+    if owed and all(view.lives[s] - owed.get(s, 0) <= 0 for s in view.order):
+        return 0  # the hand would be dealt again
+    assert me is not None
+    return owed.get(me, 0)

@@ -1,0 +1,134 @@
+"""Cards as small immutable values that round-trip through text.
+
+>>> Card.parse("10H")
+Card(rank=<Rank.TEN: 10>, suit=<Suit.HEARTS: 'H'>)
+>>> str(Card.parse("th")), str(Card.parse("Q♠")), Card.parse("AD").pretty()
+('10H', 'QS', 'A♦')
+>>> [str(c) for c in parse_cards("3D 10S AH")]
+['3D', '10S', 'AH']
+>>> str(JOKER), Card.parse("JK") == JOKER
+('JK', True)
+
+Rank *orders* differ by game, so a card knows its rank and suit but not how it compares: each game keeps its own
+ordering.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+from engine.errors import InvalidActionError
+
+
+class Suit(Enum):
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def word(self) -> str:
+        return self.name.lower()
+
+
+_SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+_SUIT_BY_TEXT = {s.value: s for s in Suit} | {sym: s for s, sym in _SUIT_SYMBOLS.items()}
+
+
+class Rank(IntEnum):
+    JOKER = 0
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def text(self) -> str:
+        return _RANK_TEXT[self]
+
+    @property
+    def word(self) -> str:
+        return self.name.lower() if self > Rank.TEN or self is Rank.ACE else str(int(self))
+
+
+_RANK_TEXT = {r: str(int(r)) for r in Rank} | {
+    Rank.JOKER: "JK",
+    Rank.ACE: "A",
+    Rank.JACK: "J",
+    Rank.QUEEN: "Q",
+    Rank.KING: "K",
+}
+_RANK_BY_TEXT = {text: r for r, text in _RANK_TEXT.items() if r is not Rank.JOKER} | {"T": Rank.TEN}
+
+
+@dataclass(frozen=True, slots=True, order=False)
+class Card:
+    """One playing card. ``suit`` is ``None`` only for a joker."""
+
+    rank: Rank
+    suit: Suit | None
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card from its text (``"10H"``, ``"TH"``, ``"A♠"``, ``"JK"``); raise InvalidActionError if bad."""
+        token = text.strip().upper()
+        if token in ("JK", "JOKER"):
+            return JOKER
+        if len(token) < 2 or token[-1] not in _SUIT_BY_TEXT or token[:-1] not in _RANK_BY_TEXT:
+            raise InvalidActionError(f"not a card: {text!r} (write e.g. 10H, QS, A♦)")
+        return cls(_RANK_BY_TEXT[token[:-1]], _SUIT_BY_TEXT[token[-1]])
+
+    def __str__(self) -> str:
+        if self.suit is None:
+            return "JK"
+        return f"{self.rank.text}{self.suit.value}"
+
+    def pretty(self) -> str:
+        """The card with its suit symbol, as shown in the UI (``"10♥"``)."""
+        if self.suit is None:
+            return "Joker"
+        return f"{self.rank.text}{self.suit.symbol}"
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit is not None and self.suit.is_red
+
+    @property
+    def index(self) -> int:
+        """A dense integer 0..52 (52 is the joker), handy for bitsets and tables."""
+        if self.suit is None:
+            return 52
+        return _SUIT_INDEX[self.suit] * 13 + int(self.rank) - 1
+
+
+_SUIT_INDEX = {s: i for i, s in enumerate(Suit)}
+JOKER = Card(Rank.JOKER, None)
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Read cards separated by spaces or commas: ``parse_cards("3D 10S AH")``."""
+    return [Card.parse(token) for token in text.replace(",", " ").split()]
+
+
+def standard_deck(jokers: int = 0) -> list[Card]:
+    """The 52 cards in a fixed order (suits S H D C, ranks A..K), then ``jokers`` jokers."""
+    deck = [Card(rank, suit) for suit in Suit for rank in Rank if rank is not Rank.JOKER]
+    return deck + [JOKER] * jokers

@@ -1,0 +1,1 @@
+"""Parlour's terminal UI (Textual) and its command line."""
