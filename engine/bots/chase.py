@@ -79,9 +79,10 @@ class HardChaseBot:
         totals = {a: 0.0 for a in legal}
         weight_sum = 0.0
         rng = self.rng
+        # Only the hidden seats' cards and one deck card matter: draw that many, plus room to skip the 4 Kings.
+        draw = min(len(pool), len(hidden) + 5)
         for _ in range(self.samples):
-            rng.shuffle(pool)
-            deck = list(pool)
+            deck = rng.sample(pool, draw)
             cards = list(base)
             for seat, needs_no_king in zip(hidden, no_king, strict=True):
                 index = 0
@@ -94,7 +95,7 @@ class HardChaseBot:
                 continue
             weight_sum += weight
             for action in legal:
-                totals[action] += weight * _play_out(view, list(cards), deck, action, rng)
+                totals[action] += weight * _play_out(view, list(cards), deck[0], action)
         if weight_sum == 0.0:
             return {a: 0.0 for a in legal}
         return {a: t / weight_sum for a, t in totals.items()}
@@ -120,10 +121,11 @@ class HardChaseBot:
         return weight
 
 
-def _play_out(
-    view: ChaseView, cards: list[Card | None], deck: list[Card], first: ChaseAction, rng: random.Random
-) -> int:
-    """Play the rest of the hand: this seat takes ``first``, the others follow the threshold rule."""
+def _play_out(view: ChaseView, cards: list[Card | None], deck_card: Card, first: ChaseAction) -> int:
+    """Play the rest of the hand: this seat takes ``first``, the others follow the threshold rule.
+
+    ``deck_card`` is a card drawn at random from the unseen ones: the top of the deck or the card a cut turns up.
+    """
     options = view.options
     me = view.seat
     for index in range(view.turn, len(view.order)):
@@ -144,10 +146,8 @@ def _play_out(
             assert other is not None
             if other.rank is not Rank.KING:
                 cards[seat], cards[left] = other, card
-        elif action is ChaseAction.SWAP:
-            cards[seat] = deck[-1]
-        elif action is ChaseAction.CUT:
-            cards[seat] = deck[rng.randrange(len(deck))]
+        elif action is not ChaseAction.STAY:
+            cards[seat] = deck_card
     held = {s: c for s in view.order if (c := cards[s]) is not None}
     owed = payments(held, options)
     if owed and all(view.lives[s] - owed.get(s, 0) <= 0 for s in view.order):

@@ -1,0 +1,120 @@
+"""Bots against bots, headless: the figures behind ``parlour simulate``.
+
+>>> report = simulate("screw", players=3, games=2, seed=1, bots=["easy", "medium", "hard"])
+>>> report["games"], [s["bot"] for s in report["seats"]], sum(s["wins"] for s in report["seats"])
+(2, ['easy', 'medium', 'hard'], 2)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, is_dataclass
+from typing import Any
+
+from engine.errors import OptionError
+from engine.games import get_entry
+from engine.table import Table
+
+
+def seat_bots(bots: Sequence[str], players: int) -> list[str]:
+    """One difficulty per seat: a single name is used for every seat, otherwise there must be one per seat."""
+    names = [b.strip().lower() for b in bots if b.strip()]
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise OptionError(f"--bots names {len(names)} bots for {players} players: give one, or one per seat")
+    return names
+
+
+def simulate(
+    game: str,
+    players: int,
+    games: int,
+    seed: int = 0,
+    bots: Sequence[str] = ("medium",),
+    preset: str | None = None,
+    variants: Sequence[str] = (),
+) -> dict[str, Any]:
+    """Play ``games`` matches between bots and report per-seat wins and scores (and game-specific stats)."""
+    if games < 1:
+        raise OptionError("--games must be at least 1")
+    entry = get_entry(game)
+    entry.game.check_players(players)
+    levels = seat_bots(bots, players)
+    options = entry.game.options(preset or entry.preset, variants)
+    wins = [0] * players
+    score_sums = [0.0] * players
+    hands_in = [0] * players
+    pays = [0] * players
+    lives_paid = [0] * players
+    hands = 0
+    started = time.perf_counter()
+    for index in range(games):
+        table = Table.create(
+            entry.key,
+            players,
+            seed=seed * 1_000_003 + index,
+            bots=levels,
+            preset=preset,
+            variants=variants,
+        )
+        table.run()
+        result = table.state.result
+        assert result is not None
+        for seat in result.winners:
+            wins[seat] += 1
+        for seat, score in enumerate(result.scores):
+            score_sums[seat] += score
+        for event in table.state.history:
+            kind = type(event).__name__
+            if kind == "HandStarted":
+                hands += 1
+                for seat in event.seats:  # type: ignore[attr-defined]
+                    hands_in[seat] += 1
+            elif kind == "Paid":
+                pays[event.seat] += 1  # type: ignore[attr-defined]
+                lives_paid[event.seat] += event.amount  # type: ignore[attr-defined]
+    seconds = time.perf_counter() - started
+    seats = [
+        {
+            "seat": seat,
+            "bot": levels[seat],
+            "wins": wins[seat],
+            "win_rate": round(wins[seat] / games, 4),
+            "mean_score": round(score_sums[seat] / games, 4),
+        }
+        for seat in range(players)
+    ]
+    stats: dict[str, Any] = {}
+    if entry.game.key == "chase":
+        stats = {
+            "hands": hands,
+            "hands_per_game": round(hands / games, 3),
+            "score": "opponents outlasted",
+            "seats": [
+                {
+                    "seat": seat,
+                    "hands_played": hands_in[seat],
+                    "paid": pays[seat],
+                    "pays_per_hand": round(pays[seat] / hands_in[seat], 4) if hands_in[seat] else 0.0,
+                    "lives_paid": lives_paid[seat],
+                }
+                for seat in range(players)
+            ],
+        }
+    return {
+        "game": entry.key,
+        "options": asdict(options) if is_dataclass(options) else str(options),
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "bots": levels,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(games / seconds, 2) if seconds > 0 else None,
+        "seats": seats,
+        "stats": stats,
+    }
+
+
+TIMING_FIELDS = ("seconds", "games_per_second")

@@ -1,0 +1,60 @@
+"""The wheel ships the styles, the installed app finds them, and the code base stays ruff-clean."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (built,) = out.glob("parlour-*.whl")
+    return built
+
+
+def test_wheel_holds_packages_styles_and_entry_point(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    styles = sorted(n for n in names if n.startswith("tui/styles/") and n.endswith(".tcss"))
+    assert styles, names
+    assert {Path(n).name for n in styles} == {p.name for p in (ROOT / "styles").glob("*.tcss")}
+    assert "engine/games/chase.py" in names and "tui/cli.py" in names
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "parlour = tui.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
+
+
+def test_installed_app_finds_its_styles(wheel: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = (
+        "import tui, tui.app; from pathlib import Path; d = tui.app.styles_dir(); "
+        "assert Path(tui.__file__).is_relative_to(Path(r'%s')), tui.__file__; "
+        "assert d.is_relative_to(Path(r'%s')), d; "
+        "print(sorted(p.name for p in d.glob('*.tcss')))" % (site, site)
+    )
+    env = dict(os.environ, PYTHONPATH=str(site))
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert ".tcss" in result.stdout
+
+
+def test_ruff_is_clean() -> None:
+    """ruff comes with the ``test`` extra, next to this interpreter."""
+    ruff = Path(sys.executable).parent / "ruff"
+    result = subprocess.run([str(ruff), "check", str(ROOT)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout

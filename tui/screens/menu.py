@@ -1,0 +1,148 @@
+"""The main menu: which game, how many players, house rules, difficulty, your name."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Select, Static
+
+from engine.bots import DIFFICULTIES
+from engine.games import ENTRIES, GameEntry, get_entry
+from tui.screens.rules import RulesScreen
+
+
+def useful_variants(entry: GameEntry) -> list[tuple[str, str, str]]:
+    """The variants that change something for this entry's preset: (key, name, description)."""
+    base = entry.game.options(entry.preset)
+    return [
+        (v.key, v.name, v.description)
+        for v in entry.game.variants
+        if entry.game.options(entry.preset, [v.key]) != base
+    ]
+
+
+class MenuScreen(Screen[None]):
+    AUTO_FOCUS = "#start"
+    BINDINGS = [
+        Binding("q", "app.quit", "Quit"),
+        Binding("ctrl+q", "app.quit", "Quit", show=False),
+        Binding("r", "rules", "Rules"),
+        Binding("f1", "rules", "Rules", show=False),
+    ]
+
+    def __init__(self, game: str = "screw", players: int = 5, difficulty: str = "medium", name: str = "You") -> None:
+        super().__init__()
+        self.initial = (game, players, difficulty, name)
+
+    def compose(self) -> ComposeResult:
+        game, players, difficulty, name = self.initial
+        yield Header()
+        with Vertical(id="menu"):
+            yield Static("Parlour — card games at the terminal table", id="menu-title")
+            with Grid(id="menu-form"):
+                yield Label("Game")
+                yield Select(
+                    [(entry.title, entry.key) for entry in ENTRIES],
+                    value=game,
+                    allow_blank=False,
+                    compact=True,
+                    id="game",
+                )
+                yield Label("Players")
+                yield Select(
+                    [(str(n), n) for n in range(2, 11)], value=players, allow_blank=False, compact=True, id="players"
+                )
+                yield Label("Opponents")
+                yield Select(
+                    [(level.capitalize(), level) for level in DIFFICULTIES],
+                    value=difficulty,
+                    allow_blank=False,
+                    compact=True,
+                    id="difficulty",
+                )
+                yield Label("Your name")
+                yield Input(value=name, placeholder="You", max_length=16, compact=True, id="name")
+                yield Label("House rules")
+                yield Vertical(id="variants")
+            yield Static("", id="preset-text")
+            with Horizontal(id="menu-buttons"):
+                yield Button("Start", id="start", variant="primary")
+                yield Button("Rules", id="rules")
+                yield Button("Quit", id="quit", variant="error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Main menu"
+        self._show_variants()
+
+    @property
+    def entry(self) -> GameEntry:
+        value = self.query_one("#game", Select).value
+        return get_entry(value if isinstance(value, str) else "screw")
+
+    def _show_variants(self) -> None:
+        box = self.query_one("#variants", Vertical)
+        box.remove_children()
+        entry = self.entry
+        box.mount_all(
+            Checkbox(name, value=False, compact=True, id=f"variant-{key}", tooltip=description)
+            for key, name, description in useful_variants(entry)
+        )
+        preset = next((p for p in entry.game.presets if p.key == entry.preset), None)
+        self.query_one("#preset-text", Static).update(preset.description if preset else "")
+
+    @on(Select.Changed, "#game")
+    def _game_changed(self) -> None:
+        self._show_variants()
+
+    def chosen_variants(self) -> tuple[str, ...]:
+        return tuple(
+            box.id.removeprefix("variant-") for box in self.query(Checkbox) if box.value and box.id is not None
+        )
+
+    def config(self):  # -> PlayConfig (imported late: tui.app imports this module)
+        from tui.app import PlayConfig
+
+        players = self.query_one("#players", Select).value
+        difficulty = self.query_one("#difficulty", Select).value
+        name = self.query_one("#name", Input).value.strip() or "You"
+        return PlayConfig(
+            game=self.entry.key,
+            players=players if isinstance(players, int) else 5,
+            seed=None,
+            preset=None,
+            variants=self.chosen_variants(),
+            difficulty=difficulty if isinstance(difficulty, str) else "medium",
+            name=name,
+        )
+
+    def action_start(self) -> None:
+        from tui.app import ParlourApp
+
+        app = self.app
+        assert isinstance(app, ParlourApp)
+        app.start_game(self.config())
+
+    def action_rules(self) -> None:
+        entry = self.entry
+        options = entry.game.options(entry.preset, self.chosen_variants())
+        self.app.push_screen(RulesScreen(entry.game.rules_summary(options)))
+
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#rules")
+    def _rules_pressed(self) -> None:
+        self.action_rules()
+
+    @on(Button.Pressed, "#quit")
+    def _quit_pressed(self) -> None:
+        self.app.exit()
+
+    @on(Input.Submitted, "#name")
+    def _name_submitted(self) -> None:
+        self.action_start()

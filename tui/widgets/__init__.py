@@ -1,0 +1,1 @@
+"""Widgets: the card face, the seat boxes, the event log."""

@@ -1,0 +1,74 @@
+"""The seats around the table: one compact box per seat, laid out in up to two rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Grid
+from textual.content import Content
+from textual.widgets import Static
+
+from tui.widgets.card import card_markup
+
+
+class SeatBox(Static):
+    """A seat: name (border title), lives or tokens, the card if this seat may see it, what it did this hand."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(id=f"seat-{seat}", classes="seat")
+        self.seat = seat
+
+    def show(self, view: Any, name: str, me: int | None, *, thinking: bool = False) -> None:
+        seat = self.seat
+        alive = view.alive(seat)
+        to_move = view.to_move == seat
+        self.set_class(not alive, "-out")
+        self.set_class(to_move, "-to-move")
+        self.set_class(seat == me, "-me")
+        self.set_class(seat == view.dealer, "-dealer")
+        self.border_title = ("▶ " if to_move else "") + name
+        self.border_subtitle = "dealer" if seat == view.dealer and alive else ""
+        known = dict(view.known)
+        if not alive:
+            lives = Content.styled("out", "$text-disabled")
+        elif view.on_honour(seat):
+            lives = Content.styled("on honour", "italic $text-warning")
+        else:
+            tokens = view.tokens(seat)
+            lives = Content.assemble(("●" * tokens, "$text-warning"), f" {tokens}")
+        if not alive or seat not in view.order:
+            card = Content("")
+        elif seat in known:
+            card = card_markup(known[seat])
+        else:
+            card = Content.styled("▒▒", "$text-muted")
+        acted = view.acted[seat] if alive and seat < len(view.acted) else None
+        if thinking:
+            doing = Content.styled("thinking…", "italic $text-accent")
+        elif acted:
+            doing = Content.styled(acted, "$text-muted")
+        elif to_move:
+            doing = Content.styled("to play", "bold $text-accent")
+        else:
+            doing = Content("")
+        self.update(Content("\n").join([lives, card, doing]))
+
+
+class SeatRing(Grid):
+    """Every seat, in clockwise order: one row of up to five, else two rows."""
+
+    def __init__(self, players: int, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.players = players
+        columns = players if players <= 5 else (players + 1) // 2
+        self.styles.grid_size_columns = columns
+        self.styles.grid_size_rows = 1 if players <= 5 else 2
+
+    def compose(self) -> ComposeResult:
+        for seat in range(self.players):
+            yield SeatBox(seat)
+
+    def show(self, view: Any, names: tuple[str, ...], me: int | None, thinking: int | None = None) -> None:
+        for box in self.query(SeatBox):
+            box.show(view, names[box.seat], me, thinking=thinking == box.seat)
