@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from engine.errors import UnknownGameError
 from engine.game import Game
+from engine.games.big2 import Big2Game
 from engine.games.chase import ChaseGame
 
 
@@ -24,6 +25,7 @@ _CHASE = ChaseGame()
 ENTRIES: tuple[GameEntry, ...] = (
     GameEntry("screw", _CHASE, "screw", "Screw Your Neighbor", ("screw-your-neighbor", "syn")),
     GameEntry("chase", _CHASE, "chase", "Chase the Ace", ("chase-the-ace", "cta")),
+    GameEntry("big2", Big2Game(), None, "Big Two", ("big-two", "bigtwo", "deuces", "capsa")),
 )
 
 

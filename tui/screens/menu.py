@@ -18,9 +18,7 @@ def useful_variants(entry: GameEntry) -> list[tuple[str, str, str]]:
     """The variants that change something for this entry's preset: (key, name, description)."""
     base = entry.game.options(entry.preset)
     return [
-        (v.key, v.name, v.description)
-        for v in entry.game.variants
-        if entry.game.options(entry.preset, [v.key]) != base
+        (v.key, v.name, v.description) for v in entry.game.variants if entry.game.options(entry.preset, [v.key]) != base
     ]
 
 

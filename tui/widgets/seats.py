@@ -9,6 +9,7 @@ from textual.containers import Grid
 from textual.content import Content
 from textual.widgets import Static
 
+from engine.cards import Card
 from tui.widgets.card import card_markup
 
 
@@ -19,17 +20,27 @@ class SeatBox(Static):
         super().__init__(id=f"seat-{seat}", classes="seat")
         self.seat = seat
 
-    def show(self, view: Any, name: str, me: int | None, *, thinking: bool = False) -> None:
+    def show(
+        self,
+        view: Any,
+        name: str,
+        me: int | None,
+        *,
+        thinking: bool = False,
+        revealed: dict[int, Card] | None = None,
+        payers: frozenset[int] = frozenset(),
+    ) -> None:
+        """Draw the seat from ``view``; ``revealed`` (the cards turned up at the end of a hand) overrides the card."""
         seat = self.seat
         alive = view.alive(seat)
-        to_move = view.to_move == seat
+        to_move = view.to_move == seat and revealed is None
         self.set_class(not alive, "-out")
         self.set_class(to_move, "-to-move")
         self.set_class(seat == me, "-me")
         self.set_class(seat == view.dealer, "-dealer")
         self.border_title = ("▶ " if to_move else "") + name
         self.border_subtitle = "dealer" if seat == view.dealer and alive else ""
-        known = dict(view.known)
+        known = dict(view.known) if revealed is None else revealed
         if not alive:
             lives = Content.styled("out", "$text-disabled")
         elif view.on_honour(seat):
@@ -37,14 +48,16 @@ class SeatBox(Static):
         else:
             tokens = view.tokens(seat)
             lives = Content.assemble(("●" * tokens, "$text-warning"), f" {tokens}")
-        if not alive or seat not in view.order:
+        if not alive or (seat not in view.order and seat not in known):
             card = Content("")
         elif seat in known:
             card = card_markup(known[seat])
         else:
             card = Content.styled("▒▒", "$text-muted")
         acted = view.acted[seat] if alive and seat < len(view.acted) else None
-        if thinking:
+        if revealed is not None:
+            doing = Content.styled("pays", "bold $text-error") if seat in payers else Content("")
+        elif thinking:
             doing = Content.styled("thinking…", "italic $text-accent")
         elif acted:
             doing = Content.styled(acted, "$text-muted")
@@ -69,6 +82,14 @@ class SeatRing(Grid):
         for seat in range(self.players):
             yield SeatBox(seat)
 
-    def show(self, view: Any, names: tuple[str, ...], me: int | None, thinking: int | None = None) -> None:
+    def show(
+        self,
+        view: Any,
+        names: tuple[str, ...],
+        me: int | None,
+        thinking: int | None = None,
+        revealed: dict[int, Card] | None = None,
+        payers: frozenset[int] = frozenset(),
+    ) -> None:
         for box in self.query(SeatBox):
-            box.show(view, names[box.seat], me, thinking=thinking == box.seat)
+            box.show(view, names[box.seat], me, thinking=thinking == box.seat, revealed=revealed, payers=payers)

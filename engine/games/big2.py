@@ -1,0 +1,941 @@
+"""Big Two (RULES.md §3): climbing with singles, pairs, triples, five-card hands and the Dragon.
+
+The rules API for people who write bots or check a hand:
+
+>>> from engine.cards import parse_cards
+>>> from engine.games.big2 import classify
+>>> classify(parse_cards("3D 4S 5H 6C 7D")).kind
+'straight'
+>>> classify(parse_cards("9S 9H")).beats(classify(parse_cards("9D 9C")))
+True
+>>> classify(parse_cards("5S 5H")).beats(classify(parse_cards("9D 9C")))
+False
+>>> classify(parse_cards("3D 4S")) is None
+True
+>>> classify(parse_cards("JD QD KD AD 2D")) is None  # no wrap-around straights: only a flush
+False
+>>> classify(parse_cards("JD QD KD AD 2D")).kind
+'flush'
+
+Inside, a card is an integer ``rank_index * 4 + suit_index`` (3 is rank 0, 2 is rank 12; the suit index follows
+the suit order in force), a set of cards is a bitmask of those integers, and every combination carries an integer
+``key`` so that "beats" is a single comparison between two combinations of the same size.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import combinations, product
+
+from engine.cards import Card, Rank, Suit, parse_cards, standard_deck
+from engine.errors import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError, OptionError
+from engine.events import Event
+from engine.game import Game, GameState, MatchResult, Preset, Variant
+
+KINDS = ("single", "pair", "triple", "straight", "flush", "full_house", "four", "straight_flush", "dragon")
+FIVE_CARD_ORDER = ("straight", "flush", "full_house", "four", "straight_flush")
+RANK_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+RANK_PLURAL = ("3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "Jacks", "Queens", "Kings", "Aces", "2s")
+
+SUIT_ORDERS = {
+    # lowest first
+    "seed": (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES),  # Spade > Heart > Diamond > Club
+    "standard": (Suit.DIAMONDS, Suit.CLUBS, Suit.HEARTS, Suit.SPADES),  # Spade > Heart > Club > Diamond
+}
+
+
+@dataclass(frozen=True)
+class Big2Options:
+    suits: str = "seed"
+    """Which suit order: ``seed`` (S > H > D > C) or ``standard`` (S > H > C > D)."""
+    lead: str = "3D"
+    """The card whose holder leads the deal and must play it."""
+    no_play_after_pass: bool = False
+    scoring: str = "seed"
+    """``seed``: 1 a card, doubled over nine cards, doubled again for each 2; ``pagat``: ×2 for 10–12, ×3 for 13+."""
+    deals: int = 4
+    score_limit: int | None = None
+    """End the match early once a player has lost this many points."""
+
+    @property
+    def lead_card(self) -> Card:
+        return Card.parse(self.lead)
+
+    @property
+    def variant_keys(self) -> tuple[str, ...]:
+        keys = []
+        if self.suits == "standard":
+            keys.append("standard-suits")
+        if self.lead == "3C":
+            keys.append("taiwan")
+        if self.no_play_after_pass:
+            keys.append("no-play-after-pass")
+        if self.scoring == "pagat":
+            keys.append("pagat-scoring")
+        return tuple(keys)
+
+
+DEFAULT_OPTIONS = Big2Options()
+VARIANTS = (
+    Variant("standard-suits", "Standard suits", "Spade > Heart > Club > Diamond (pagat, Hong Kong); 3♦ is lowest."),
+    Variant("taiwan", "Taiwan", "Spade > Heart > Diamond > Club, and the 3♣ leads."),
+    Variant("no-play-after-pass", "No play after a pass", "A player who passes sits out the rest of the round."),
+    Variant("pagat-scoring", "pagat scoring", "1 a card up to 9, ×2 for 10–12, ×3 for 13 or more."),
+)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Card encoding
+# ---------------------------------------------------------------------------------------------------------------
+class Encoding:
+    """Card <-> integer under one suit order."""
+
+    def __init__(self, suits: str) -> None:
+        order = SUIT_ORDERS[suits]
+        self.suit_index = {s: i for i, s in enumerate(order)}
+        self.suits = order
+        self.to_int: dict[Card, int] = {}
+        self.to_card: list[Card] = [Card(Rank.ACE, Suit.SPADES)] * 52
+        for card in standard_deck():
+            value = rank_index(card.rank) * 4 + self.suit_index[card.suit]  # type: ignore[index]
+            self.to_int[card] = value
+            self.to_card[value] = card
+
+    def mask(self, cards: Iterable[Card]) -> int:
+        m = 0
+        for card in cards:
+            m |= 1 << self.to_int[card]
+        return m
+
+    def cards(self, mask: int) -> tuple[Card, ...]:
+        return tuple(self.to_card[v] for v in bits(mask))
+
+
+def rank_index(rank: Rank) -> int:
+    """3 -> 0 ... K -> 10, A -> 11, 2 -> 12."""
+    return (int(rank) - 3) % 13
+
+
+def bits(mask: int) -> list[int]:
+    """The integers in a bitmask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+_ENCODINGS = {name: Encoding(name) for name in SUIT_ORDERS}
+
+
+def encoding(options: Big2Options) -> Encoding:
+    return _ENCODINGS[options.suits]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Combinations
+# ---------------------------------------------------------------------------------------------------------------
+# Straights by sequence: A2345 < 23456 < ... < 10JQKA. Each as rank indices (3=0 .. A=11, 2=12), and the index of
+# its top card (the 5 of A2345, the A of 10JQKA).
+STRAIGHTS: tuple[tuple[tuple[int, ...], int], ...] = tuple(
+    (tuple(rank_index(Rank((start + i - 1) % 13 + 1)) for i in range(5)), rank_index(Rank((start + 3) % 13 + 1)))
+    for start in range(1, 11)
+)
+_STRAIGHT_BY_RANKS = {frozenset(ranks): (seq, top) for seq, (ranks, top) in enumerate(STRAIGHTS)}
+_FIVE_BASE = {kind: (i + 1) * 1000 for i, kind in enumerate(FIVE_CARD_ORDER)}
+_KIND_CODE = {kind: i for i, kind in enumerate(KINDS)}
+
+
+@dataclass(frozen=True, slots=True)
+class Combo:
+    """A legal combination. ``beats`` is True only when it may be played on ``other`` under the rules in force."""
+
+    kind: str
+    mask: int
+    key: int
+    size: int
+    options: Big2Options = DEFAULT_OPTIONS
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards, lowest first in the game's order."""
+        return encoding(self.options).cards(self.mask)
+
+    def beats(self, other: Combo) -> bool:
+        if self.kind == "dragon":
+            return other.kind != "dragon"
+        return self.size == other.size and self.key > other.key
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self.cards)
+
+    def describe(self) -> str:
+        """In words: "a pair of 5s", "a straight to the 9♠"."""
+        values = bits(self.mask)
+        top = encoding(self.options).to_card[values[-1]]
+        rank = values[-1] // 4
+        if self.kind == "single":
+            return f"the {top.pretty()}"
+        if self.kind in ("pair", "triple"):
+            article = "a pair" if self.kind == "pair" else "three"
+            return f"{article} of {RANK_PLURAL[rank]}"
+        if self.kind == "full_house":
+            return f"a full house, {RANK_PLURAL[_most_common_rank(values)]} full"
+        if self.kind == "four":
+            return f"four {RANK_PLURAL[_most_common_rank(values)]}"
+        if self.kind in ("straight", "straight_flush"):
+            name = "straight flush" if self.kind == "straight_flush" else "straight"
+            top_rank = STRAIGHTS[(self.key % 1000) // 4][1]
+            top_card = next(v for v in values if v // 4 == top_rank)
+            return f"a {name} to the {encoding(self.options).to_card[top_card].pretty()}"
+        if self.kind == "flush":
+            return f"a flush, {top.pretty()} high"
+        return "the Dragon"
+
+
+def _most_common_rank(values: Sequence[int]) -> int:
+    counts: dict[int, int] = {}
+    for v in values:
+        counts[v // 4] = counts.get(v // 4, 0) + 1
+    return max(counts, key=lambda r: counts[r])
+
+
+def classify_mask(mask: int, options: Big2Options = DEFAULT_OPTIONS) -> Combo | None:
+    """The combination a set of cards (a bitmask) forms, or None."""
+    values = bits(mask)
+    size = len(values)
+    if size in (1, 2, 3):
+        if values[0] // 4 != values[-1] // 4:
+            return None
+        kind = ("single", "pair", "triple")[size - 1]
+        return Combo(kind, mask, values[-1], size, options)
+    if size == 5:
+        return _classify_five(values, mask, options)
+    if size == 13 and len({v // 4 for v in values}) == 13:
+        return Combo("dragon", mask, values[-1], 13, options)
+    return None
+
+
+def _classify_five(values: list[int], mask: int, options: Big2Options) -> Combo | None:
+    ranks = [v // 4 for v in values]
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    shape = sorted(counts.values())
+    if shape == [2, 3]:
+        three = next(r for r, c in counts.items() if c == 3)
+        return Combo("full_house", mask, _FIVE_BASE["full_house"] + three, 5, options)
+    if shape == [1, 4]:
+        four = next(r for r, c in counts.items() if c == 4)
+        return Combo("four", mask, _FIVE_BASE["four"] + four, 5, options)
+    flush = len({v % 4 for v in values}) == 1
+    straight = _STRAIGHT_BY_RANKS.get(frozenset(ranks)) if len(counts) == 5 else None
+    if straight is not None:
+        seq, top = straight
+        top_suit = next(v % 4 for v in values if v // 4 == top)
+        kind = "straight_flush" if flush else "straight"
+        return Combo(kind, mask, _FIVE_BASE[kind] + seq * 4 + top_suit, 5, options)
+    if flush:
+        return Combo("flush", mask, _FIVE_BASE["flush"] + values[-1], 5, options)
+    return None
+
+
+def classify(cards: Iterable[Card], options: Big2Options | None = None) -> Combo | None:
+    """The combination ``cards`` form, or ``None`` when they form none.
+
+    >>> classify(parse_cards("AS 2S 3S 4S 5S")).kind, classify(parse_cards("KS AH 2S 3S 4S"))
+    ('straight_flush', None)
+    """
+    options = options or DEFAULT_OPTIONS
+    cards = list(cards)
+    mask = encoding(options).mask(cards)
+    if bin(mask).count("1") != len(cards):
+        return None  # the same card twice
+    return classify_mask(mask, options)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Fast legal-move generation
+# ---------------------------------------------------------------------------------------------------------------
+class HandCombos:
+    """Every combination in one hand, built from the hand grouped by rank and by suit, per size, lazily.
+
+    Each list is sorted by key, so the plays that beat a combination are a suffix found by bisection.
+    """
+
+    __slots__ = ("_by_size", "_keys", "by_rank", "mask", "options")
+
+    def __init__(self, mask: int, options: Big2Options) -> None:
+        self.mask = mask
+        self.options = options
+        self.by_rank: list[list[int]] = [[] for _ in range(13)]
+        for v in bits(mask):
+            self.by_rank[v // 4].append(v)
+        self._by_size: dict[int, list[Combo]] = {}
+        self._keys: dict[int, list[int]] = {}
+
+    def of_size(self, size: int) -> list[Combo]:
+        combos = self._by_size.get(size)
+        if combos is None:
+            combos = self._build(size)
+            combos.sort(key=lambda c: c.key)
+            self._by_size[size] = combos
+            self._keys[size] = [c.key for c in combos]
+        return combos
+
+    def beating(self, table: Combo) -> list[Combo]:
+        """The combinations of this hand that beat ``table`` (only the kinds that can)."""
+        out: list[Combo] = []
+        if table.kind != "dragon":
+            combos = self.of_size(table.size)
+            out = combos[bisect_right(self._keys[table.size], table.key) :]
+            if table.size != 13:
+                out = out + self.of_size(13)
+        return out
+
+    def all(self) -> list[Combo]:
+        return [c for size in (1, 2, 3, 5, 13) for c in self.of_size(size)]
+
+    def _build(self, size: int) -> list[Combo]:
+        o = self.options
+        by_rank = self.by_rank
+        out: list[Combo] = []
+        if size == 1:
+            return [Combo("single", 1 << v, v, 1, o) for group in by_rank for v in group]
+        if size in (2, 3):
+            kind = "pair" if size == 2 else "triple"
+            for group in by_rank:
+                if len(group) >= size:
+                    for combo in combinations(group, size):
+                        m = 0
+                        for v in combo:
+                            m |= 1 << v
+                        out.append(Combo(kind, m, combo[-1], size, o))
+            return out
+        if size == 13:
+            if all(by_rank):
+                for combo in product(*by_rank):
+                    m = 0
+                    for v in combo:
+                        m |= 1 << v
+                    out.append(Combo("dragon", m, max(combo), 13, o))
+            return out
+        if size != 5:
+            return out
+        # Straights and straight flushes: one card from each rank of a sequence.
+        for seq, (ranks, top) in enumerate(STRAIGHTS):
+            groups = [by_rank[r] for r in ranks]
+            if not all(groups):
+                continue
+            for combo in product(*groups):
+                suits = {v % 4 for v in combo}
+                kind = "straight_flush" if len(suits) == 1 else "straight"
+                top_suit = next(v % 4 for v in combo if v // 4 == top)
+                m = 0
+                for v in combo:
+                    m |= 1 << v
+                out.append(Combo(kind, m, _FIVE_BASE[kind] + seq * 4 + top_suit, 5, o))
+        straight_flush_masks = {c.mask for c in out if c.kind == "straight_flush"}
+        # Flushes: five cards of one suit that are not a straight flush.
+        by_suit: list[list[int]] = [[], [], [], []]
+        for group in by_rank:
+            for v in group:
+                by_suit[v % 4].append(v)
+        for suited in by_suit:
+            if len(suited) >= 5:
+                for combo in combinations(suited, 5):
+                    m = 0
+                    for v in combo:
+                        m |= 1 << v
+                    if m not in straight_flush_masks:
+                        out.append(Combo("flush", m, _FIVE_BASE["flush"] + max(combo), 5, o))
+        # Full houses and four of a kind with a single.
+        for r3, group3 in enumerate(by_rank):
+            if len(group3) >= 3:
+                for three in combinations(group3, 3):
+                    m3 = (1 << three[0]) | (1 << three[1]) | (1 << three[2])
+                    for r2, group2 in enumerate(by_rank):
+                        if r2 != r3 and len(group2) >= 2:
+                            for two in combinations(group2, 2):
+                                m = m3 | (1 << two[0]) | (1 << two[1])
+                                out.append(Combo("full_house", m, _FIVE_BASE["full_house"] + r3, 5, o))
+            if len(group3) == 4:
+                m4 = (1 << group3[0]) | (1 << group3[1]) | (1 << group3[2]) | (1 << group3[3])
+                for r1, group1 in enumerate(by_rank):
+                    if r1 != r3:
+                        for v in group1:
+                            out.append(Combo("four", m4 | (1 << v), _FIVE_BASE["four"] + r3, 5, o))
+        return out
+
+
+class ComboCache:
+    """Reuses a hand's combinations between turns (a hand only loses cards, so most look-ups hit)."""
+
+    def __init__(self, limit: int = 4096) -> None:
+        self._cache: dict[tuple[int, Big2Options], HandCombos] = {}
+        self.limit = limit
+
+    def get(self, mask: int, options: Big2Options) -> HandCombos:
+        key = (mask, options)
+        hand = self._cache.get(key)
+        if hand is None:
+            if len(self._cache) >= self.limit:
+                self._cache.clear()
+            hand = self._cache[key] = HandCombos(mask, options)
+        return hand
+
+
+COMBOS = ComboCache()
+
+
+def legal_plays(
+    hand_mask: int, table: Combo | None, options: Big2Options, must_include: int = 0, cache: ComboCache = COMBOS
+) -> list[Combo]:
+    """The combinations that may be played from a hand: any when leading, else those that beat ``table``.
+
+    ``must_include`` is a bitmask of a card every play must contain (the first lead of a deal).
+    """
+    hand = cache.get(hand_mask, options)
+    plays = hand.all() if table is None else hand.beating(table)
+    if must_include:
+        plays = [c for c in plays if c.mask & must_include]
+    return plays
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Actions
+# ---------------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Play:
+    """Play these cards (a combination)."""
+
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self.cards)
+
+
+@dataclass(frozen=True)
+class PassTurn:
+    def __str__(self) -> str:
+        return "pass"
+
+
+PASS = PassTurn()
+Big2Action = Play | PassTurn
+
+
+def parse_action(text: str) -> Big2Action:
+    """``"pass"`` or the cards to play: ``"3D 3S"``."""
+    words = text.strip()
+    if words.lower() in ("pass", "p"):
+        return PASS
+    if words.lower().startswith("play "):
+        words = words[5:]
+    cards = parse_cards(words)
+    if not cards:
+        raise InvalidActionError("say which cards to play (e.g. 3D 3S) or pass")
+    return Play(tuple(cards))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scoring
+# ---------------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Loss:
+    """How one loser's points were counted."""
+
+    cards: int
+    twos: int
+    multiplier: int
+    points: int
+    steps: tuple[str, ...]
+
+
+def loss(cards_left: Sequence[Card], options: Big2Options = DEFAULT_OPTIONS) -> Loss:
+    """The points a loser loses for the cards left in hand.
+
+    >>> loss(parse_cards("4C 5C 2S")).points  # 3 cards, one 2: doubled once
+    6
+    >>> loss(parse_cards("3C 4C 5C 6C 7C 8C 9C 10C JC QC")).points  # over nine cards: doubled
+    20
+    """
+    count = len(cards_left)
+    twos = sum(1 for c in cards_left if c.rank is Rank.TWO)
+    steps = [f"{count} card{'s' if count != 1 else ''}: {count}"]
+    if options.scoring == "pagat":
+        multiplier = 1 if count <= 9 else 2 if count <= 12 else 3
+        if multiplier > 1:
+            steps.append(f"{count} cards left: ×{multiplier}")
+    else:
+        multiplier = 1
+        if count > 9:
+            multiplier *= 2
+            steps.append("more than nine cards: ×2")
+        for _ in range(twos):
+            multiplier *= 2
+            steps.append("a 2 left: ×2")
+    return Loss(count, twos, multiplier, count * multiplier, tuple(steps))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Events
+# ---------------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class DealStarted(Event):
+    deal: int
+    counts: tuple[int, ...]
+    leader: int
+    lead_card: Card
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandDealt(Event):
+    seat: int
+    cards: tuple[Card, ...] | None
+    count: int
+
+    def redacted(self) -> Event:
+        return replace(self, cards=None, audience=None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Played(Event):
+    seat: int
+    cards: tuple[Card, ...]
+    kind: str
+    description: str
+    left: int
+    """Cards the player has left."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Passed(Event):
+    seat: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoundWon(Event):
+    """Every other player passed: ``seat`` starts a new round with any combination."""
+
+    seat: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DealOver(Event):
+    winner: int
+    hands: tuple[tuple[Card, ...], ...]
+    """Every seat's cards left, shown at the end of the deal."""
+    losses: tuple[Loss | None, ...]
+    deltas: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchOver(Event):
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# View and state
+# ---------------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Big2View:
+    seat: int | None
+    players: int
+    options: Big2Options
+    deal: int
+    hand: tuple[Card, ...]
+    """This seat's own cards, lowest first."""
+    counts: tuple[int, ...]
+    table: Combo | None
+    table_seat: int | None
+    passed: tuple[bool, ...]
+    """Who has passed since the last play."""
+    to_move: int | None
+    must_include: Card | None
+    played: frozenset[Card]
+    """Every card played so far this deal."""
+    totals: tuple[int, ...]
+    last_deal: DealOver | None
+    over: bool
+
+    @property
+    def leading(self) -> bool:
+        return self.table is None
+
+
+@dataclass
+class Big2State(GameState):
+    options: Big2Options = field(default_factory=Big2Options)
+    rng: random.Random = field(default_factory=random.Random)
+    deal: int = 0
+    hands: list[int] = field(default_factory=list)
+    """Each seat's hand as a bitmask."""
+    table: Combo | None = None
+    table_seat: int | None = None
+    passed: list[bool] = field(default_factory=list)
+    turn: int = 0
+    must_include: int = 0
+    played: int = 0
+    totals: list[int] = field(default_factory=list)
+    last_deal: DealOver | None = None
+    over: bool = False
+    first_dealer: int = 0
+
+    @property
+    def enc(self) -> Encoding:
+        return encoding(self.options)
+
+    def start_deal(self) -> list[Event]:
+        self.deal += 1
+        deck = standard_deck()
+        self.rng.shuffle(deck)
+        enc = self.enc
+        n = self.players
+        per_seat = 17 if n == 3 else 13
+        hands = [0] * n
+        dealer = (self.first_dealer + self.deal - 1) % n
+        for i in range(per_seat * n):
+            seat = (dealer + 1 + i) % n
+            hands[seat] |= 1 << enc.to_int[deck[i]]
+        lead_bit = 1 << enc.to_int[self.options.lead_card]
+        if n == 3:
+            # The 52nd card goes to the holder of the starting card (if it is that card: of the lowest dealt).
+            dealt = hands[0] | hands[1] | hands[2]
+            wanted = lead_bit if dealt & lead_bit else _lowest_bit(dealt)
+            holder = next(s for s in range(n) if hands[s] & wanted)
+            hands[holder] |= 1 << enc.to_int[deck[per_seat * n]]
+        everything = 0
+        for h in hands:
+            everything |= h
+        if not everything & lead_bit:
+            lead_bit = _lowest_bit(everything)  # two players: the starting card may be set aside
+        holders = [s for s in range(n) if hands[s] & lead_bit]
+        self.hands = hands
+        self.turn = holders[0]
+        self.must_include = lead_bit
+        self.table = None
+        self.table_seat = None
+        self.passed = [False] * n
+        self.played = 0
+        events: list[Event] = [
+            DealStarted(
+                deal=self.deal,
+                counts=tuple(bin(h).count("1") for h in hands),
+                leader=self.turn,
+                lead_card=enc.to_card[lead_bit.bit_length() - 1],
+            )
+        ]
+        for seat in range(n):
+            cards = enc.cards(hands[seat])
+            events.append(HandDealt(seat=seat, cards=cards, count=len(cards), audience=frozenset({seat})))
+        return events
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.over else self.turn
+
+    def legal_plays(self) -> list[Combo]:
+        if self.over:
+            return []
+        return legal_plays(self.hands[self.turn], self.table, self.options, self.must_include)
+
+    def legal_actions(self) -> list[Big2Action]:
+        if self.over:
+            return []
+        actions: list[Big2Action] = [Play(c.cards) for c in self.legal_plays()]
+        if self.may_pass:
+            actions.append(PASS)
+        return actions
+
+    @property
+    def may_pass(self) -> bool:
+        return not self.over and self.table is not None
+
+    def check(self, seat: int, action: Big2Action) -> None:
+        """Explains a rejected play in words ("a pair of 5s does not beat a pair of 9s")."""
+        if self.over:
+            raise GameOverError("the match is over")
+        if seat != self.turn:
+            raise NotYourTurnError(f"it is not seat {seat}'s turn (seat {self.turn} is to move)")
+        if isinstance(action, PassTurn):
+            if self.table is None:
+                raise IllegalActionError("you lead this round: play any combination (you may not pass)")
+            return
+        if not isinstance(action, Play):
+            raise InvalidActionError(f"not a Big Two action: {action!r}")
+        self.combo_for(seat, action)
+
+    def combo_for(self, seat: int, action: Play) -> Combo:
+        enc = self.enc
+        mask = enc.mask(action.cards)
+        if bin(mask).count("1") != len(action.cards):
+            raise IllegalActionError("the same card is named twice")
+        if mask & ~self.hands[seat]:
+            missing = " ".join(c.pretty() for c in enc.cards(mask & ~self.hands[seat]))
+            raise IllegalActionError(f"you do not hold {missing}")
+        combo = classify_mask(mask, self.options)
+        if combo is None:
+            raise IllegalActionError(f"{' '.join(c.pretty() for c in action.cards)} is not a combination")
+        if self.must_include and not mask & self.must_include:
+            first = enc.to_card[self.must_include.bit_length() - 1]
+            raise IllegalActionError(f"the first play of the deal must include the {first.pretty()}")
+        if self.table is not None and not combo.beats(self.table):
+            raise IllegalActionError(_why_not(combo, self.table))
+        return combo
+
+    def _apply(self, action: Big2Action) -> list[Event]:
+        seat = self.turn
+        n = self.players
+        if isinstance(action, PassTurn):
+            self.passed[seat] = True
+            events: list[Event] = [Passed(seat=seat)]
+            return events + self._advance(seat)
+        combo = self.combo_for(seat, action)
+        self.hands[seat] &= ~combo.mask
+        self.played |= combo.mask
+        self.must_include = 0
+        self.table = combo
+        self.table_seat = seat
+        if not self.options.no_play_after_pass:
+            self.passed = [False] * n  # a pass only counts until the next play
+        left = bin(self.hands[seat]).count("1")
+        events = [Played(seat=seat, cards=combo.cards, kind=combo.kind, description=combo.describe(), left=left)]
+        if left == 0:
+            return events + self._end_deal(seat)
+        return events + self._advance(seat)
+
+    def _advance(self, seat: int) -> list[Event]:
+        n = self.players
+        assert self.table_seat is not None
+        if all(self.passed[s] for s in range(n) if s != self.table_seat):
+            winner = self.table_seat
+            self.table = None
+            self.table_seat = None
+            self.passed = [False] * n
+            self.turn = winner
+            return [RoundWon(seat=winner)]
+        nxt = (seat + 1) % n
+        if self.options.no_play_after_pass:
+            while self.passed[nxt] and nxt != self.table_seat:
+                nxt = (nxt + 1) % n
+        self.turn = nxt
+        return []
+
+    def _end_deal(self, winner: int) -> list[Event]:
+        enc = self.enc
+        hands = tuple(enc.cards(h) for h in self.hands)
+        losses = tuple(None if s == winner else loss(hands[s], self.options) for s in range(self.players))
+        deltas = [-(lost.points) if lost else 0 for lost in losses]
+        deltas[winner] = -sum(deltas)
+        for s in range(self.players):
+            self.totals[s] += deltas[s]
+        over = DealOver(winner=winner, hands=hands, losses=losses, deltas=tuple(deltas), totals=tuple(self.totals))
+        self.last_deal = over
+        events: list[Event] = [over]
+        limit = self.options.score_limit
+        if self.deal >= self.options.deals or (limit is not None and min(self.totals) <= -limit):
+            self.over = True
+            best = max(self.totals)
+            winners = tuple(s for s in range(self.players) if self.totals[s] == best)
+            events.append(MatchOver(totals=tuple(self.totals), winners=winners))
+            return events
+        return events + self.start_deal()
+
+    def view(self, seat: int | None) -> Big2View:
+        enc = self.enc
+        return Big2View(
+            seat=seat,
+            players=self.players,
+            options=self.options,
+            deal=self.deal,
+            hand=enc.cards(self.hands[seat]) if seat is not None else (),
+            counts=tuple(bin(h).count("1") for h in self.hands),
+            table=self.table,
+            table_seat=self.table_seat,
+            passed=tuple(self.passed),
+            to_move=self.to_move,
+            must_include=enc.to_card[self.must_include.bit_length() - 1] if self.must_include else None,
+            played=frozenset(enc.cards(self.played)),
+            totals=tuple(self.totals),
+            last_deal=self.last_deal,
+            over=self.over,
+        )
+
+    def clone(self) -> Big2State:
+        other = copy.copy(self)
+        other.hands = list(self.hands)
+        other.passed = list(self.passed)
+        other.totals = list(self.totals)
+        other.history = list(self.history)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> Big2State:
+        return sample_state(self.view(seat), rng)
+
+    @property
+    def result(self) -> MatchResult | None:
+        if not self.over:
+            return None
+        best = max(self.totals)
+        return MatchResult(
+            winners=tuple(s for s in range(self.players) if self.totals[s] == best),
+            scores=tuple(float(t) for t in self.totals),
+        )
+
+    def parse_action(self, text: str) -> Big2Action:
+        return parse_action(text)
+
+
+def _lowest_bit(mask: int) -> int:
+    return mask & -mask
+
+
+def _why_not(combo: Combo, table: Combo) -> str:
+    mine, theirs = combo.describe(), table.describe()
+    if table.kind == "dragon":
+        return "nothing beats the Dragon"
+    if combo.size != table.size:
+        return f"{mine} cannot be played on {theirs}: play {table.size} card{'s' if table.size > 1 else ''}"
+    return f"{mine} does not beat {theirs}"
+
+
+def sample_state(view: Big2View, rng: random.Random) -> Big2State:
+    """A full state consistent with ``view``: the cards this seat has not seen are dealt at random to the others,
+    each getting as many as it holds (with two players, the rest are set aside)."""
+    if view.seat is None:
+        raise ValueError("a spectator's view cannot be determinized")
+    enc = encoding(view.options)
+    mine = enc.mask(view.hand)
+    played = enc.mask(view.played)
+    unseen = [v for v in range(52) if not (mine | played) >> v & 1]
+    rng.shuffle(unseen)
+    hands = [0] * view.players
+    hands[view.seat] = mine
+    for seat in range(view.players):
+        if seat == view.seat:
+            continue
+        for _ in range(view.counts[seat]):
+            hands[seat] |= 1 << unseen.pop()
+    state = Big2State(
+        players=view.players,
+        options=view.options,
+        rng=random.Random(rng.getrandbits(64)),
+        deal=view.deal,
+        hands=hands,
+        table=view.table,
+        table_seat=view.table_seat,
+        passed=list(view.passed),
+        turn=view.to_move if view.to_move is not None else 0,
+        must_include=enc.mask([view.must_include]) if view.must_include else 0,
+        played=played,
+        totals=list(view.totals),
+        last_deal=view.last_deal,
+        over=view.over,
+    )
+    return state
+
+
+class Big2Game(Game[Big2Options]):
+    key = "big2"
+    name = "Big Two"
+    aliases = ("big-two", "bigtwo", "big2", "deuces", "capsa")
+    min_players = 2
+    max_players = 4
+    default_players = 4
+
+    @property
+    def presets(self) -> Sequence[Preset]:
+        return (Preset("seed", "Big Two", "the seed's rules: S > H > D > C, the 3♦ leads, its scoring"),)
+
+    @property
+    def variants(self) -> Sequence[Variant]:
+        return VARIANTS
+
+    def options(self, preset: str | None = None, variants: Sequence[str] = ()) -> Big2Options:
+        if preset not in (None, "seed", "big2"):
+            raise OptionError(f"unknown preset {preset!r} for Big Two (it has none besides the default)")
+        options = DEFAULT_OPTIONS
+        for key in variants:
+            key = key.lower()
+            if key == "standard-suits":
+                options = replace(options, suits="standard", lead="3D")
+            elif key == "taiwan":
+                options = replace(options, suits="seed", lead="3C")
+            elif key == "no-play-after-pass":
+                options = replace(options, no_play_after_pass=True)
+            elif key == "pagat-scoring":
+                options = replace(options, scoring="pagat")
+            else:
+                known = ", ".join(v.key for v in VARIANTS)
+                raise OptionError(f"unknown variant {key!r}; choose from: {known}")
+        return options
+
+    def new_match(self, players: int, options: Big2Options, rng: random.Random) -> Big2State:
+        self.check_players(players)
+        state = Big2State(
+            players=players, options=options, rng=rng, totals=[0] * players, first_dealer=rng.randrange(players)
+        )
+        state.history.extend(state.start_deal())
+        return state
+
+    def determinize(self, view: Big2View, rng: random.Random) -> Big2State:  # type: ignore[override]
+        return sample_state(view, rng)
+
+    def rules_summary(self, options: Big2Options | None = None) -> str:
+        return rules_summary(options or DEFAULT_OPTIONS)
+
+
+def rules_summary(options: Big2Options) -> str:
+    order = "♠ > ♥ > ♣ > ♦" if options.suits == "standard" else "♠ > ♥ > ♦ > ♣"
+    lead = options.lead_card.pretty()
+    lines = [
+        "# Big Two",
+        "",
+        "Get rid of all your cards first. 4 players get 13 cards each (3 players: 17, and the last card goes to the",
+        f"holder of the {lead}; 2 players: 13, the rest set aside).",
+        "",
+        "## Card order",
+        f"- Ranks **2 > A > K > Q > J > 10 > … > 3**; suits **{order}**. Rank first, then suit.",
+        "",
+        "## Playing",
+        f"- The holder of the **{lead}** leads first, and that play must include it.",
+        "- Play the **same kind** with the **same number of cards**, and higher; or **pass**.",
+        "- Combinations: single, pair, three of a kind, and five-card hands:",
+        "  straight < flush < full house < four of a kind + a single < straight flush.",
+        "- Pairs and threes: by rank, then the highest suit. Straights: A2345 < 23456 < … < 10JQKA, then the suit",
+        "  of the top card (no JQKA2, QKA23, KA234). Flush: by its highest card. Full house: by its three.",
+        "  Four + single: by its four.",
+        "- The **Dragon** (A 2 3 … K, all thirteen ranks) beats anything; nothing beats it.",
+    ]
+    if options.no_play_after_pass:
+        lines.append("- *No play after a pass*: once you pass, you sit out the rest of the round.")
+    else:
+        lines.append("- You may pass even with a play, and still play later in the same round.")
+    lines += [
+        "- When everyone else has passed, the last player to play starts a new round with any combination.",
+        "",
+        "## Scoring",
+        "- The first player out of cards wins the deal.",
+    ]
+    if options.scoring == "pagat":
+        lines.append("- *pagat scoring*: each loser loses 1 a card up to 9, ×2 for 10–12 cards, ×3 for 13 or more.")
+    else:
+        lines += [
+            "- Each loser loses **1 point a card** left; **doubled** with more than nine cards left, and doubled",
+            "  **again for each 2** among them.",
+        ]
+    lines += [
+        "- The winner gains what the losers lose.",
+        f"- A match is **{options.deals} deals**; the running totals decide it.",
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,70 @@
+"""The end of a hand: every card face up, who pays and why. The player reads it, then goes on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Static
+
+from engine.cards import Card
+from tui.widgets.card import card_markup
+
+
+@dataclass
+class HandReveal:
+    """What the reveal shows, gathered from the events that end a hand."""
+
+    hand: int
+    cards: list[tuple[int, Card]]
+    payers: set[int] = field(default_factory=set)
+    lines: list[str] = field(default_factory=list)
+    """The paying, going out and winning, in words."""
+    match_over: bool = False
+
+
+class RevealScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("enter", "next", "Next hand", priority=True),
+        Binding("space", "next", "Next hand", show=False, priority=True),
+        Binding("n", "next", "Next hand", show=False),
+        Binding("escape", "next", "Next hand", show=False),
+    ]
+
+    def __init__(self, reveal: HandReveal, names: tuple[str, ...], me: int | None) -> None:
+        super().__init__()
+        self.reveal = reveal
+        self.names = names
+        self.me = me
+
+    def compose(self) -> ComposeResult:
+        reveal = self.reveal
+        with Vertical(id="reveal-dialog"):
+            yield Static(f"Hand {reveal.hand} — the cards", id="reveal-title")
+            with Grid(id="reveal-cards", classes="-two" if len(reveal.cards) > 5 else ""):
+                for seat, card in reveal.cards:
+                    name = "You" if seat == self.me else self.names[seat]
+                    mark = Content.styled("  pays", "bold $text-error") if seat in reveal.payers else Content("")
+                    yield Static(
+                        Content.assemble((f"{name[:10]:<10} ", "bold" if seat == self.me else ""), card_markup(card))
+                        + mark,
+                        classes="reveal-card",
+                    )
+            yield Static("\n".join(reveal.lines) or "Nobody pays.", id="reveal-lines")
+            label = "See the results" if reveal.match_over else "Next hand"
+            yield Button(f"{label} (Enter)", id="next", variant="primary", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#next", Button).focus()
+
+    def action_next(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
