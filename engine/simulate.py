@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.errors import OptionError
 from engine.games import get_entry
-from engine.table import Table
+from engine.table import Table, match_options
 
 
 def seat_bots(bots: Sequence[str], players: int) -> list[str]:
@@ -35,15 +35,21 @@ def simulate(
     bots: Sequence[str] = ("medium",),
     preset: str | None = None,
     variants: Sequence[str] = (),
+    deals: int | None = None,
+    rotate: bool = False,
 ) -> dict[str, Any]:
-    """Play ``games`` matches between bots and report per-seat wins and scores (and game-specific stats)."""
+    """Play ``games`` matches between bots and report per-seat wins and scores (and game-specific stats).
+
+    With ``rotate``, match ``i`` seats the bots turned ``i`` places round the table, so each bot plays every seat
+    equally often; the per-seat figures are then per *line-up position* (the order of ``bots``).
+    """
     if games < 1:
         raise OptionError("--games must be at least 1")
     entry = get_entry(game)
     entry.game.check_players(players)
     levels = seat_bots(bots, players)
-    options = entry.game.options(preset or entry.preset, variants)
-    wins = [0] * players
+    options = match_options(entry, preset, variants, deals)
+    wins = [0.0] * players
     score_sums = [0.0] * players
     hands_in = [0] * players
     pays = [0] * players
@@ -51,44 +57,61 @@ def simulate(
     hands = 0
     started = time.perf_counter()
     for index in range(games):
+        shift = index % players if rotate else 0
+        # Seat s holds line-up position (s - shift): position p sits at seat (p + shift).
+        lineup = [levels[(seat - shift) % players] for seat in range(players)]
         table = Table.create(
             entry.key,
             players,
             seed=seed * 1_000_003 + index,
-            bots=levels,
+            bots=lineup,
             preset=preset,
             variants=variants,
+            deals=deals,
         )
         table.run()
         result = table.state.result
         assert result is not None
+        position = [(seat - shift) % players for seat in range(players)]
         for seat in result.winners:
-            wins[seat] += 1
+            wins[position[seat]] += 1 / len(result.winners)  # a shared win is shared
         for seat, score in enumerate(result.scores):
-            score_sums[seat] += score
+            score_sums[position[seat]] += score
         for event in table.state.history:
             kind = type(event).__name__
             if kind == "HandStarted":
                 hands += 1
                 for seat in event.seats:  # type: ignore[attr-defined]
-                    hands_in[seat] += 1
+                    hands_in[position[seat]] += 1
             elif kind == "Paid":
-                pays[event.seat] += 1  # type: ignore[attr-defined]
-                lives_paid[event.seat] += event.amount  # type: ignore[attr-defined]
+                pays[position[event.seat]] += 1  # type: ignore[attr-defined]
+                lives_paid[position[event.seat]] += event.amount  # type: ignore[attr-defined]
+            elif kind == "DealOver":
+                hands += 1
+                hands_in[position[event.winner]] += 1  # type: ignore[attr-defined]
     seconds = time.perf_counter() - started
     seats = [
         {
             "seat": seat,
             "bot": levels[seat],
-            "wins": wins[seat],
+            "wins": int(wins[seat]) if wins[seat].is_integer() else round(wins[seat], 4),
             "win_rate": round(wins[seat] / games, 4),
             "mean_score": round(score_sums[seat] / games, 4),
         }
         for seat in range(players)
     ]
-    stats: dict[str, Any] = {}
+    stats: dict[str, Any] = {"rotated": rotate}
+    if entry.game.key == "big2":
+        stats |= {
+            "deals": hands,
+            "score": "match points (running total)",
+            "seats": [
+                {"seat": seat, "deals_won": hands_in[seat], "deal_win_rate": round(hands_in[seat] / hands, 4)}
+                for seat in range(players)
+            ],
+        }
     if entry.game.key == "chase":
-        stats = {
+        stats |= {
             "hands": hands,
             "hands_per_game": round(hands / games, 3),
             "score": "opponents outlasted",

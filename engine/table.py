@@ -10,13 +10,14 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.bots import Bot, make_bot
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, OptionError
 from engine.events import Event
 from engine.game import Action, Game, GameState
 from engine.games import GameEntry, get_entry
@@ -55,11 +56,12 @@ class Table:
         names: Sequence[str] = (),
         preset: str | None = None,
         variants: Sequence[str] = (),
+        deals: int | None = None,
     ) -> Table:
         """A table for ``game`` (key or alias); ``bots[i]`` is seat i's difficulty, or None for a person."""
         entry = get_entry(game)
         entry.game.check_players(players)
-        options = entry.game.options(preset or entry.preset, variants)
+        options = match_options(entry, preset, variants, deals)
         levels = list(bots) + [None] * (players - len(bots))
         seats = []
         for seat in range(players):
@@ -119,6 +121,18 @@ class Table:
                 return
             self.step_bot()
         raise RuntimeError("the match did not end")
+
+
+def match_options(entry: GameEntry, preset: str | None, variants: Sequence[str], deals: int | None) -> Any:
+    """The typed options for a table: the preset, the variants and, for games played in deals, how many."""
+    options = entry.game.options(preset or entry.preset, variants)
+    if deals is not None:
+        if not hasattr(options, "deals"):
+            raise OptionError(f"{entry.title} is not played in a fixed number of deals")
+        if deals < 1:
+            raise OptionError("a match needs at least 1 deal")
+        options = dataclasses.replace(options, deals=deals)
+    return options
 
 
 BOT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Juno")

@@ -75,7 +75,7 @@ def test_simulate_json_fields_and_determinism() -> None:
 def test_simulate_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "screw", "--players", "3", "--games", "5", "--bots", "easy"]) == 0
     out = capsys.readouterr().out
-    assert "pays/hand" in out and out.count("easy") == 3
+    assert "pays per hand" in out and out.count("easy") == 3
 
 
 @pytest.mark.parametrize(

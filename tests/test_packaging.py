@@ -41,9 +41,9 @@ def test_installed_app_finds_its_styles(wheel: Path, tmp_path: Path) -> None:
     zipfile.ZipFile(wheel).extractall(site)
     code = (
         "import tui, tui.app; from pathlib import Path; d = tui.app.styles_dir(); "
-        "assert Path(tui.__file__).is_relative_to(Path(r'%s')), tui.__file__; "
-        "assert d.is_relative_to(Path(r'%s')), d; "
-        "print(sorted(p.name for p in d.glob('*.tcss')))" % (site, site)
+        f"assert Path(tui.__file__).is_relative_to(Path(r'{site}')), tui.__file__; "
+        f"assert d.is_relative_to(Path(r'{site}')), d; "
+        "print(sorted(p.name for p in d.glob('*.tcss')))"
     )
     env = dict(os.environ, PYTHONPATH=str(site))
     result = subprocess.run(

@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bots", default="medium", help="difficulty per seat, comma-separated (one name: every seat)")
     sim.add_argument("--preset", help="house rules preset")
     sim.add_argument("--variant", action="append", metavar="V", help="a variant key; repeat for several")
+    sim.add_argument("--deals", type=int, help="deals per match, for games played in deals (Big Two)")
+    sim.add_argument("--rotate", action="store_true", help="turn the line-up one seat round the table each match")
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     return parser
 
@@ -107,6 +109,8 @@ def _simulate(args: argparse.Namespace) -> int:
         bots=args.bots.split(","),
         preset=args.preset,
         variants=_variants(args.variant),
+        deals=args.deals,
+        rotate=args.rotate,
     )
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
@@ -114,15 +118,12 @@ def _simulate(args: argparse.Namespace) -> int:
     print(f"{report['game']}: {report['games']} games, {report['players']} players, seed {report['seed']}")
     print(f"{report['seconds']:.2f} s, {report['games_per_second']} games/s")
     stats = {s["seat"]: s for s in report["stats"].get("seats", [])}
-    header = f"{'seat':>4}  {'bot':<8}{'wins':>7}{'win %':>8}{'mean score':>12}"
-    if stats:
-        header += f"{'pays/hand':>11}"
+    extra = "pays_per_hand" if report["game"] in ("screw", "chase") else "deal_win_rate"
+    header = f"{'seat':>4}  {'bot':<8}{'wins':>8}{'win %':>8}{'mean score':>12}{extra.replace('_', ' '):>15}"
     print(header)
     for seat in report["seats"]:
-        line = f"{seat['seat']:>4}  {seat['bot']:<8}{seat['wins']:>7}{100 * seat['win_rate']:>7.1f}%"
-        line += f"{seat['mean_score']:>12.3f}"
-        if stats:
-            line += f"{stats[seat['seat']]['pays_per_hand']:>11.3f}"
+        line = f"{seat['seat']:>4}  {seat['bot']:<8}{seat['wins']:>8g}{100 * seat['win_rate']:>7.1f}%"
+        line += f"{seat['mean_score']:>12.3f}{stats[seat['seat']][extra]:>15.3f}"
         print(line)
     return 0
 

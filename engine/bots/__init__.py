@@ -39,10 +39,12 @@ BotFactory = Callable[[Game, random.Random], Bot]
 
 
 def _factories(game: Game) -> dict[str, BotFactory]:
-    from engine.bots import chase
+    from engine.bots import big2, chase
 
     if game.key == "chase":
         return {"easy": RandomBot, "medium": chase.MediumChaseBot, "hard": chase.HardChaseBot}
+    if game.key == "big2":
+        return {"easy": big2.EasyBig2Bot, "medium": big2.MediumBig2Bot, "hard": big2.HardBig2Bot}
     return {"easy": RandomBot}
 
 

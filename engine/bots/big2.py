@@ -1,0 +1,339 @@
+"""Bots for Big Two.
+
+``easy`` plays a random legal play and passes now and then. ``medium`` splits its hand into a plan of
+combinations (five-card hands that use up loose cards first, then triples, pairs and singles), leads its weakest
+combination, follows with the cheapest combination of its plan, keeps its 2s and bombs for when they matter, and
+plays to finish. ``hard`` is flat Monte Carlo over determinized deals: for a handful of candidate plays it deals the
+unseen cards at random (consistently with what it has seen played), plays the deal out with ``medium`` for every
+seat, and keeps the candidate with the best average score. It has a playout budget, not a clock, so a seeded
+match is reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.game import Game
+from engine.games.big2 import (
+    COMBOS,
+    PASS,
+    Big2Action,
+    Big2Options,
+    Big2View,
+    Combo,
+    PassTurn,
+    Play,
+    encoding,
+    legal_plays,
+    loss,
+)
+
+TWO = 12  # rank index of the 2, the highest rank
+ACE = 11
+BOMBS = ("four", "straight_flush", "dragon")
+
+_PLANS: dict[tuple[int, Big2Options], tuple[Combo, ...]] = {}
+
+
+def _groups(mask: int) -> int:
+    """How many ranks the cards cover: about how many plays it takes to get rid of them without five-card hands."""
+    ranks = 0
+    while mask:
+        low = mask & -mask
+        ranks |= 1 << ((low.bit_length() - 1) // 4)
+        mask ^= low
+    return ranks.bit_count()
+
+
+def plan(mask: int, options: Big2Options) -> tuple[Combo, ...]:
+    """Split a hand into combinations to play, weakest first. Cached: a hand's plan never changes."""
+    key = (mask, options)
+    cached = _PLANS.get(key)
+    if cached is not None:
+        return cached
+    combos: list[Combo] = []
+    remaining = mask
+    while True:
+        best: Combo | None = None
+        best_gain = 0.0
+        base = _groups(remaining)
+        for five in COMBOS.get(remaining, options).of_size(5):
+            rest = remaining & ~five.mask
+            gain = base - _groups(rest) - 1.0
+            top_rank = (five.mask.bit_length() - 1) // 4
+            if top_rank == TWO:
+                gain -= 1.5  # a five-card hand topped by a 2 spends a control card
+            if gain > best_gain or (best is not None and gain == best_gain and five.key < best.key):
+                best, best_gain = five, gain
+        if best is None:
+            break
+        combos.append(best)
+        remaining &= ~best.mask
+    hand = COMBOS.get(remaining, options)
+    for group in hand.by_rank:
+        if not group:
+            continue
+        m = 0
+        for v in group:
+            m |= 1 << v
+        if len(group) == 4:  # four without a single to go with it: two pairs
+            first = (1 << group[0]) | (1 << group[1])
+            combos.append(Combo("pair", first, group[1], 2, options))
+            combos.append(Combo("pair", m & ~first, group[3], 2, options))
+        else:
+            kind = ("single", "pair", "triple")[len(group) - 1]
+            combos.append(Combo(kind, m, group[-1], len(group), options))
+    combos.sort(key=lambda c: c.mask & -c.mask)  # by the lowest card in each
+    result = tuple(combos)
+    if len(_PLANS) > 20000:
+        _PLANS.clear()
+    _PLANS[key] = result
+    return result
+
+
+def _top_rank(combo: Combo) -> int:
+    return (combo.mask.bit_length() - 1) // 4
+
+
+def _is_control(combo: Combo) -> bool:
+    return combo.kind in BOMBS or _top_rank(combo) == TWO
+
+
+def medium_move(
+    mask: int,
+    table: Combo | None,
+    must_include: int,
+    others_min: int,
+    options: Big2Options,
+) -> Combo | None:
+    """The ``medium`` choice on bitmasks: a combination to play, or None to pass. Used by rollouts too."""
+    legal = legal_plays(mask, table, options, must_include)
+    if not legal:
+        return None
+    for combo in legal:
+        if combo.mask == mask:
+            return combo  # the whole hand in one play: out
+    my_plan = plan(mask, options)
+    danger = others_min <= 2
+    if table is None:
+        if must_include:
+            own = [c for c in my_plan if c.mask & must_include and c in legal]
+            if own:
+                return own[0]
+            return max(legal, key=lambda c: (c.size, -c.key))
+        choices = list(my_plan)
+        if danger and others_min == 1:
+            multi = [c for c in choices if c.size > 1]
+            if multi:
+                return multi[0]
+            return max(choices, key=lambda c: c.key)  # a single: the highest, so the last card cannot follow
+        return choices[0]
+    in_plan = [c for c in my_plan if c.size == table.size and c.beats(table)]
+    if table.size == 1 and danger:
+        return max(legal, key=lambda c: c.key if c.size == 1 else -1)
+    if in_plan:
+        choice = min(in_plan, key=lambda c: c.key)
+        if _is_control(choice) and not danger and len(my_plan) > 3:
+            return None  # keep the 2s and bombs for when they matter
+        return choice
+    if danger or len(my_plan) <= 2:
+        return min(legal, key=lambda c: (c.kind in BOMBS, c.key))
+    return None
+
+
+def _others_min(counts: Sequence[int], seat: int) -> int:
+    return min(c for s, c in enumerate(counts) if s != seat)
+
+
+class MediumBig2Bot:
+    difficulty = "medium"
+
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        self.name = "medium"
+        self.rng = rng
+
+    def choose(self, view: Big2View, legal: Sequence[Big2Action]) -> Big2Action:
+        assert view.seat is not None
+        enc = encoding(view.options)
+        must = enc.mask([view.must_include]) if view.must_include else 0
+        combo = medium_move(
+            enc.mask(view.hand), view.table, must, _others_min(view.counts, view.seat), view.options
+        )
+        if combo is None:
+            return PASS
+        return Play(combo.cards)
+
+
+class EasyBig2Bot:
+    """``easy``: a random legal play; passes a quarter of the time when it may."""
+
+    difficulty = "easy"
+    pass_rate = 0.25
+
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        self.name = "easy"
+        self.rng = rng
+
+    def choose(self, view: Big2View, legal: Sequence[Big2Action]) -> Big2Action:
+        plays = [a for a in legal if not isinstance(a, PassTurn)]
+        if not plays or (PASS in legal and self.rng.random() < self.pass_rate):
+            return PASS
+        return self.rng.choice(plays)
+
+
+def rollout(
+    hands: list[int],
+    table: Combo | None,
+    table_seat: int | None,
+    passed: list[bool],
+    turn: int,
+    must_include: int,
+    options: Big2Options,
+) -> tuple[int, list[int]]:
+    """Play a deal out with ``medium`` at every seat; return the winner and every seat's cards left (as masks)."""
+    n = len(hands)
+    counts = [h.bit_count() for h in hands]
+    for _ in range(2000):
+        mask = hands[turn]
+        others = min(counts[s] for s in range(n) if s != turn)
+        combo = medium_move(mask, table, must_include, others, options)
+        if combo is None:
+            passed[turn] = True
+            if table_seat is not None and all(passed[s] for s in range(n) if s != table_seat):
+                turn, table, table_seat = table_seat, None, None
+                passed = [False] * n
+                continue
+        else:
+            must_include = 0
+            mask &= ~combo.mask
+            hands[turn] = mask
+            counts[turn] -= combo.size
+            if not mask:
+                return turn, hands
+            table, table_seat = combo, turn
+            if not options.no_play_after_pass:
+                passed = [False] * n
+        turn = (turn + 1) % n
+        if options.no_play_after_pass:
+            while passed[turn] and turn != table_seat:
+                turn = (turn + 1) % n
+    raise RuntimeError("rollout did not finish")
+
+
+def deal_delta(seat: int, winner: int, hands: Sequence[int], options: Big2Options) -> int:
+    """What ``seat`` gains (or loses) from a finished deal under the scoring in force."""
+    enc = encoding(options)
+    losses = [0 if s == winner else loss(enc.cards(h), options).points for s, h in enumerate(hands)]
+    return sum(losses) if seat == winner else -losses[seat]
+
+
+class HardBig2Bot:
+    """``hard``: flat Monte Carlo over determinized deals with ``medium`` playouts."""
+
+    difficulty = "hard"
+    playouts = 240
+    """Playouts per decision, shared among the candidates."""
+    max_candidates = 6
+
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        self.name = "hard"
+        self.rng = rng
+
+    def candidates(self, view: Big2View) -> list[Combo | None]:
+        """A few plays worth comparing: medium's, pass, the cheapest of each size, the strongest single..."""
+        assert view.seat is not None
+        enc = encoding(view.options)
+        mask = enc.mask(view.hand)
+        must = enc.mask([view.must_include]) if view.must_include else 0
+        legal = legal_plays(mask, view.table, view.options, must)
+        picks: list[Combo | None] = []
+
+        def add(choice: Combo | None) -> None:
+            if choice not in picks and len(picks) < self.max_candidates:
+                picks.append(choice)
+
+        add(medium_move(mask, view.table, must, _others_min(view.counts, view.seat), view.options))
+        if view.table is not None:
+            add(None)
+        my_plan = plan(mask, view.options)
+        for combo in my_plan:
+            if combo in legal:
+                add(combo)
+        by_size: dict[int, list[Combo]] = {}
+        for combo in legal:
+            by_size.setdefault(combo.size, []).append(combo)
+        for size in sorted(by_size, reverse=True):
+            group = sorted(by_size[size], key=lambda c: c.key)
+            add(group[0])
+            add(group[-1])
+        return picks
+
+    def choose(self, view: Big2View, legal: Sequence[Big2Action]) -> Big2Action:
+        if len(legal) == 1:
+            return legal[0]
+        picks = self.candidates(view)
+        if len(picks) == 1:
+            return _as_action(picks[0])
+        scores = self.evaluate(view, picks)
+        best = max(range(len(picks)), key=lambda i: scores[i])
+        return _as_action(picks[best])
+
+    def evaluate(self, view: Big2View, picks: Sequence[Combo | None]) -> list[float]:
+        """Average deal score of each candidate over the same determinized deals."""
+        assert view.seat is not None
+        seat = view.seat
+        options = view.options
+        enc = encoding(options)
+        mine = enc.mask(view.hand)
+        seen = mine | enc.mask(view.played)
+        unseen = [v for v in range(52) if not seen >> v & 1]
+        n = view.players
+        must = enc.mask([view.must_include]) if view.must_include else 0
+        totals = [0.0] * len(picks)
+        rounds = max(1, self.playouts // len(picks))
+        for _ in range(rounds):
+            self.rng.shuffle(unseen)
+            hands = [0] * n
+            position = 0
+            for other in range(n):
+                if other == seat:
+                    hands[other] = mine
+                    continue
+                for v in unseen[position : position + view.counts[other]]:
+                    hands[other] |= 1 << v
+                position += view.counts[other]
+            for index, pick in enumerate(picks):
+                totals[index] += self._playout(view, list(hands), pick, must)
+        return [t / rounds for t in totals]
+
+    def _playout(self, view: Big2View, hands: list[int], pick: Combo | None, must: int) -> float:
+        seat = view.seat
+        assert seat is not None
+        n = view.players
+        options = view.options
+        passed = list(view.passed)
+        table, table_seat = view.table, view.table_seat
+        if pick is None:
+            passed[seat] = True
+            if table_seat is not None and all(passed[s] for s in range(n) if s != table_seat):
+                winner, left = rollout(hands, None, None, [False] * n, table_seat, 0, options)
+                return deal_delta(seat, winner, left, options)
+        else:
+            hands[seat] &= ~pick.mask
+            if not hands[seat]:
+                return deal_delta(seat, seat, hands, options)
+            table, table_seat = pick, seat
+            must = 0
+            if not options.no_play_after_pass:
+                passed = [False] * n
+        turn = (seat + 1) % n
+        if options.no_play_after_pass:
+            while passed[turn] and turn != table_seat:
+                turn = (turn + 1) % n
+        winner, left = rollout(hands, table, table_seat, passed, turn, must, options)
+        return deal_delta(seat, winner, left, options)
+
+
+def _as_action(choice: Combo | None) -> Big2Action:
+    return PASS if choice is None else Play(choice.cards)
