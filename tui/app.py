@@ -6,17 +6,22 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import ClassVar
 
-from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.app import App, CSSPathType, SystemCommand
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 import tui
+from engine.errors import ParlourError
+from engine.games import get_entry
 from engine.session import LocalSession
 from engine.table import Table
 from tui.screens.menu import MenuScreen
 from tui.screens.table import TableScreen
 
+TABLE_GAMES = frozenset({"chase"})
+"""Games (by ``Game.key``) this UI has a table screen for."""
 STYLE_FILES = ("base.tcss", "menu.tcss", "table.tcss", "dialogs.tcss")
 
 
@@ -46,8 +51,8 @@ def new_seed() -> int:
 
 class ParlourApp(App[None]):
     TITLE = "Parlour"
-    CSS_PATH = [styles_dir() / name for name in STYLE_FILES]
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    CSS_PATH: ClassVar[CSSPathType | None] = [styles_dir() / name for name in STYLE_FILES]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
     def __init__(self, start: PlayConfig | None = None, pace: float = 0.6) -> None:
         super().__init__()
@@ -62,20 +67,31 @@ class ParlourApp(App[None]):
         else:
             self.push_screen(MenuScreen())
 
-    def start_game(self, config: PlayConfig) -> TableScreen:
-        """Open a table for ``config`` (a random seed if it has none) in place of the current screen."""
+    def start_game(self, config: PlayConfig) -> TableScreen | None:
+        """Open a table for ``config`` (a random seed if it has none) in place of the current screen.
+
+        A configuration the table cannot be set up for is reported, and the main menu shown instead.
+        """
         seed = config.seed if config.seed is not None else new_seed()
-        self.config = replace(config, seed=seed)
         players = config.players
-        table = Table.create(
-            config.game,
-            players=players,
-            seed=seed,
-            bots=[None] + [config.difficulty] * (players - 1),
-            names=[config.name],
-            preset=config.preset,
-            variants=config.variants,
-        )
+        try:
+            entry = get_entry(config.game)
+            if entry.game.key not in TABLE_GAMES:
+                raise ParlourError(f"{entry.title} cannot be played at this screen yet")
+            table = Table.create(
+                config.game,
+                players=players,
+                seed=seed,
+                bots=[None] + [config.difficulty] * (players - 1),
+                names=[config.name],
+                preset=config.preset,
+                variants=config.variants,
+            )
+        except ParlourError as err:
+            self.notify(str(err), severity="error", timeout=8)
+            self._show_screen(MenuScreen())
+            return None
+        self.config = replace(config, seed=seed)
         screen = TableScreen(LocalSession(table, seat=0), seed=seed, pace=self.pace)
         self._show_screen(screen)
         return screen

@@ -157,9 +157,7 @@ class MediumBig2Bot:
         assert view.seat is not None
         enc = encoding(view.options)
         must = enc.mask([view.must_include]) if view.must_include else 0
-        combo = medium_move(
-            enc.mask(view.hand), view.table, must, _others_min(view.counts, view.seat), view.options
-        )
+        combo = medium_move(enc.mask(view.hand), view.table, must, _others_min(view.counts, view.seat), view.options)
         if combo is None:
             return PASS
         return Play(combo.cards)

@@ -330,7 +330,8 @@ class ChaseState(GameState):
             self.cards[seat] = deck.pop()
         self.deck = deck
         events: list[Event] = [HandStarted(hand=self.hand, dealer=self.dealer, seats=self.order)]
-        self.knowledge = [Knowledge() for _ in range(self.players)]
+        # One entry per seat, and a last one for a spectator (who only ever learns what is public).
+        self.knowledge = [Knowledge() for _ in range(self.players + 1)]
         for seat in self.order:
             card = self._card(seat)
             self.knowledge[seat].known[seat] = card
@@ -376,6 +377,7 @@ class ChaseState(GameState):
         return parse_action(text)
 
     def _apply(self, action: ChaseAction) -> list[Event]:
+        action = ChaseAction(action)  # "stay" passed the check as equal to ChaseAction.STAY; act on the member
         seat = self.order[self.turn]
         events: list[Event]
         if action is ChaseAction.STAY:
@@ -451,10 +453,12 @@ class ChaseState(GameState):
             events.append(HandVoid(would_pay=tuple(owed)))
             events.extend(self.start_hand())
             return events
+        honour = 1 if self.options.on_honour else 0
         for seat, amount in owed.items():
             paid = min(amount, self.lives[seat])
+            # Only tokens go into the pot: a player on honour has none left to pay with.
+            self.pot += min(paid, max(0, self.lives[seat] - honour))
             self.lives[seat] -= paid
-            self.pot += paid
             events.append(
                 Paid(
                     seat=seat,
@@ -480,13 +484,8 @@ class ChaseState(GameState):
 
     # -- views -----------------------------------------------------------------------------------------------
     def view(self, seat: int | None) -> ChaseView:
-        if seat is None:
-            known = {s: c for s, c in self.knowledge[self.dealer].known.items() if self._is_public(s, c)}
-            not_king: frozenset[int] = frozenset()
-            gone: frozenset[Card] = frozenset()
-        else:
-            k = self.knowledge[seat]
-            known, not_king, gone = dict(k.known), frozenset(k.not_king), frozenset(k.gone)
+        k = self.knowledge[self.players if seat is None else seat]
+        known, not_king, gone = dict(k.known), frozenset(k.not_king), frozenset(k.gone)
         return ChaseView(
             seat=seat,
             players=self.players,
@@ -505,10 +504,6 @@ class ChaseState(GameState):
             legal=tuple(self.legal_actions()) if seat is not None and seat == self.to_move else (),
             winner=self.winner,
         )
-
-    def _is_public(self, seat: int, card: Card) -> bool:
-        """Is ``card`` at ``seat`` known to everybody (a King shown, a card cut face up)?"""
-        return all(k.known.get(seat) == card for s, k in enumerate(self.knowledge) if self.lives[s] > 0)
 
     def determinize(self, seat: int, rng: random.Random) -> ChaseState:
         return sample_state(self.view(seat), rng)
@@ -593,9 +588,9 @@ def sample_state(view: ChaseView, rng: random.Random) -> ChaseState:
     )
     # In the sample every seat knows what the viewer knows, plus its own card.
     state.knowledge = []
-    for seat in range(view.players):
+    for seat in range(view.players + 1):
         k = Knowledge(known=dict(known), not_king=set(view.not_king), gone=set(view.gone))
-        if cards[seat] is not None:
+        if seat < view.players and cards[seat] is not None:
             k.known[seat] = cards[seat]  # type: ignore[assignment]
         state.knowledge.append(k)
     return state
@@ -659,11 +654,11 @@ class ChaseGame(Game[ChaseOptions]):
 def rules_summary(options: ChaseOptions) -> str:
     chase = options.preset == "chase"
     title = "Chase the Ace" if chase else "Screw Your Neighbor"
-    life = "token" if chase else "life"
+    life, lives = ("token", "tokens") if chase else ("life", "lives")
     lines = [
         f"# {title}",
         "",
-        f"Every player starts with **{options.lives} {life}s** and is dealt **one card**. Ace is low, King is high.",
+        f"Every player starts with **{options.lives} {lives}** and is dealt **one card**. Ace is low, King is high.",
         "",
         "## A hand",
         "- Starting left of the dealer and going clockwise, each player **stays** or **trades** with the player to",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, ClassVar
+
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Select, Static
@@ -12,6 +14,9 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Sele
 from engine.bots import DIFFICULTIES
 from engine.games import ENTRIES, GameEntry, get_entry
 from tui.screens.rules import RulesScreen
+
+if TYPE_CHECKING:
+    from tui.app import PlayConfig
 
 
 def useful_variants(entry: GameEntry) -> list[tuple[str, str, str]]:
@@ -22,9 +27,16 @@ def useful_variants(entry: GameEntry) -> list[tuple[str, str, str]]:
     ]
 
 
+def table_entries() -> list[GameEntry]:
+    """The registry entries this UI can seat you at."""
+    from tui.app import TABLE_GAMES  # imported here: tui.app imports this module
+
+    return [entry for entry in ENTRIES if entry.game.key in TABLE_GAMES]
+
+
 class MenuScreen(Screen[None]):
     AUTO_FOCUS = "#start"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.quit", "Quit"),
         Binding("ctrl+q", "app.quit", "Quit", show=False),
         Binding("r", "rules", "Rules"),
@@ -34,16 +46,19 @@ class MenuScreen(Screen[None]):
     def __init__(self, game: str = "screw", players: int = 5, difficulty: str = "medium", name: str = "You") -> None:
         super().__init__()
         self.initial = (game, players, difficulty, name)
+        self._variants_for: str | None = None
 
     def compose(self) -> ComposeResult:
         game, players, difficulty, name = self.initial
+        if game not in {entry.key for entry in table_entries()}:
+            game = table_entries()[0].key
         yield Header()
-        with Vertical(id="menu"):
+        with Vertical(id="menu-box"):
             yield Static("Parlour — card games at the terminal table", id="menu-title")
             with Grid(id="menu-form"):
                 yield Label("Game")
                 yield Select(
-                    [(entry.title, entry.key) for entry in ENTRIES],
+                    [(entry.title, entry.key) for entry in table_entries()],
                     value=game,
                     allow_blank=False,
                     compact=True,
@@ -72,20 +87,23 @@ class MenuScreen(Screen[None]):
                 yield Button("Quit", id="quit", variant="error")
         yield Footer()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.sub_title = "Main menu"
-        self._show_variants()
+        await self._show_variants()
 
     @property
     def entry(self) -> GameEntry:
         value = self.query_one("#game", Select).value
         return get_entry(value if isinstance(value, str) else "screw")
 
-    def _show_variants(self) -> None:
-        box = self.query_one("#variants", Vertical)
-        box.remove_children()
+    async def _show_variants(self) -> None:
         entry = self.entry
-        box.mount_all(
+        if entry.key == self._variants_for:
+            return
+        self._variants_for = entry.key
+        box = self.query_one("#variants", Vertical)
+        await box.remove_children()
+        await box.mount_all(
             Checkbox(name, value=False, compact=True, id=f"variant-{key}", tooltip=description)
             for key, name, description in useful_variants(entry)
         )
@@ -93,16 +111,16 @@ class MenuScreen(Screen[None]):
         self.query_one("#preset-text", Static).update(preset.description if preset else "")
 
     @on(Select.Changed, "#game")
-    def _game_changed(self) -> None:
-        self._show_variants()
+    async def _game_changed(self) -> None:
+        await self._show_variants()
 
     def chosen_variants(self) -> tuple[str, ...]:
         return tuple(
             box.id.removeprefix("variant-") for box in self.query(Checkbox) if box.value and box.id is not None
         )
 
-    def config(self):  # -> PlayConfig (imported late: tui.app imports this module)
-        from tui.app import PlayConfig
+    def config(self) -> PlayConfig:
+        from tui.app import PlayConfig  # imported here: tui.app imports this module
 
         players = self.query_one("#players", Select).value
         difficulty = self.query_one("#difficulty", Select).value

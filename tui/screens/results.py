@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
@@ -25,7 +25,7 @@ class MatchSummary:
 
 
 class ResultsScreen(ModalScreen[ResultChoice]):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "choose('again')", "Play again"),
         Binding("m", "choose('menu')", "Main menu"),
         Binding("q", "choose('quit')", "Quit"),
@@ -49,7 +49,7 @@ class ResultsScreen(ModalScreen[ResultChoice]):
             yield Static("   ".join(extra), id="results-extra")
             with Horizontal(id="results-buttons"):
                 yield Button("Play again", id="again", variant="primary", compact=True)
-                yield Button("Main menu", id="menu", compact=True)
+                yield Button("Main menu", id="main-menu", compact=True)
                 yield Button("Quit", id="quit", variant="error", compact=True)
         yield Footer()
 
@@ -61,5 +61,6 @@ class ResultsScreen(ModalScreen[ResultChoice]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id in ("again", "menu", "quit"):
-            self.dismiss(event.button.id)  # type: ignore[arg-type]
+        choices: dict[str | None, ResultChoice] = {"again": "again", "main-menu": "menu", "quit": "quit"}
+        if event.button.id in choices:
+            self.dismiss(choices[event.button.id])

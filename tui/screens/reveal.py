@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
@@ -28,7 +29,7 @@ class HandReveal:
 
 
 class RevealScreen(ModalScreen[None]):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "next", "Next hand", priority=True),
         Binding("space", "next", "Next hand", show=False, priority=True),
         Binding("n", "next", "Next hand", show=False),

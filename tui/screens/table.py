@@ -10,11 +10,11 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Markdown, Static
@@ -36,8 +36,8 @@ PLAY_ACTIONS = ("stay", "trade", "swap", "cut")
 
 
 class TableScreen(Screen[None]):
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
-    BINDINGS = [
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (110, "-wide")]
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "stay", "Stay", tooltip="Keep your card"),
         Binding("t", "trade", "Trade", tooltip="Trade cards with the player to your left"),
         Binding("d", "swap", "Swap with deck", tooltip="Dealer: swap your card with the top card of the deck"),
@@ -72,20 +72,22 @@ class TableScreen(Screen[None]):
     # -- layout --------------------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header()
-        yield SeatRing(len(self.names), id="seats")
-        with Horizontal(id="middle"):
-            with Vertical(id="hand-area"):
-                yield Static("Your card", id="card-label")
-                yield CardFace(None, id="my-card")
-            with Vertical(id="controls"):
-                yield Static("", id="status")
-                yield Button("Stay (s)", id="stay", compact=True, disabled=True)
-                yield Button("Trade (t)", id="trade", compact=True, disabled=True)
-                yield Button(f"{self.deck_label} (d)", id="deck", compact=True, disabled=True)
-                yield Static("", id="match-info")
-            yield EventLog(id="log")
-        with VerticalScroll(id="rules-pane"):
-            yield Markdown(self.rules_markdown, id="rules-text")
+        with Horizontal(id="body"):
+            with Vertical(id="main"):
+                yield SeatRing(len(self.names), id="seats")
+                with Horizontal(id="middle"):
+                    with Vertical(id="hand-area"):
+                        yield Static("Your card", id="card-label")
+                        yield CardFace(None, id="my-card")
+                    with Vertical(id="controls"):
+                        yield Static("", id="status")
+                        yield Button("Stay (s)", id="stay", compact=True, disabled=True)
+                        yield Button("Trade (t)", id="trade", compact=True, disabled=True)
+                        yield Button(f"{self.deck_label} (d)", id="deck", compact=True, disabled=True)
+                        yield Static("", id="match-info")
+                    yield EventLog(id="log")
+            with VerticalScroll(id="rules-pane"):
+                yield Markdown(self.rules_markdown, id="rules-text")
         yield Footer()
 
     @property
@@ -182,6 +184,7 @@ class TableScreen(Screen[None]):
         assert reveal is not None
         self._reveal_open = True
         self._thinking = None
+        self.query_one("#status", Static).update(f"Hand {reveal.hand}: cards up")
         if self._last_view is not None:
             self.query_one(SeatRing).show(
                 self._last_view, self.names, self.me, revealed=dict(reveal.cards), payers=frozenset(reveal.payers)
@@ -247,7 +250,11 @@ class TableScreen(Screen[None]):
         view = self.session.view()
         self._last_view = view
         self.query_one(SeatRing).show(view, self.names, self.me, thinking=self._thinking)
-        self.query_one("#my-card", CardFace).show(view.my_card if view.alive(self.me) else None)
+        alive = view.alive(self.me)
+        card_face = self.query_one("#my-card", CardFace)
+        card_face.display = alive
+        card_face.show(view.my_card if alive else None)
+        self.query_one("#card-label", Static).update("Your card" if alive else "You are out")
         legal = self._legal_names()
         self.query_one("#stay", Button).disabled = "stay" not in legal
         self.query_one("#trade", Button).disabled = "trade" not in legal
@@ -311,12 +318,11 @@ class TableScreen(Screen[None]):
         self._play(self.deck_action)
 
     def action_toggle_rules(self) -> None:
-        pane = self.query_one("#rules-pane")
-        pane.toggle_class("-open")
+        self.toggle_class("-rules-open")
 
     @property
     def rules_open(self) -> bool:
-        return self.query_one("#rules-pane").has_class("-open")
+        return self.has_class("-rules-open")
 
     @on(Button.Pressed, "#stay")
     def _stay_pressed(self) -> None:

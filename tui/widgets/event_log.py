@@ -6,6 +6,7 @@ import re
 
 from rich.style import Style
 from rich.text import Text
+from textual.theme import Theme
 from textual.widgets import RichLog
 
 _RED_CARD = re.compile(r"\b(?:10|[2-9AJQK])[♥♦]")
@@ -13,17 +14,31 @@ _BLACK_CARD = re.compile(r"\b(?:10|[2-9AJQK])[♠♣]")
 
 
 class EventLog(RichLog):
-    """What happened, newest at the bottom."""
+    """What happened, newest at the bottom. Redrawn when the theme changes, so red suits stay readable."""
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=20)
-        self.lines_written: list[str] = []
+        self._entries: list[tuple[str, bool]] = []
+
+    @property
+    def lines_written(self) -> list[str]:
+        return [line for line, _ in self._entries]
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, _: Theme) -> None:
+        self.clear()
+        for line, emphasis in self._entries:
+            self._write_line(line, emphasis)
 
     def add(self, line: str, *, emphasis: bool = False) -> None:
-        self.lines_written.append(line)
+        self._entries.append((line, emphasis))
+        self._write_line(line, emphasis)
+
+    def _write_line(self, line: str, emphasis: bool) -> None:
         text = Text(line, style=Style(bold=True) if emphasis else "")
-        variables = self.app.get_css_variables()
-        red = variables.get("text-error", "red")
+        red = self.app.get_css_variables().get("text-error", "red")
         for match in _RED_CARD.finditer(line):
             text.stylize(Style.parse(f"bold {red}"), match.start(), match.end())
         for match in _BLACK_CARD.finditer(line):
