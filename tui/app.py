@@ -17,12 +17,13 @@ from engine.errors import ParlourError
 from engine.games import get_entry
 from engine.session import LocalSession
 from engine.table import Table
+from tui.screens.big2_table import Big2TableScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.table import TableScreen
 
-TABLE_GAMES = frozenset({"chase"})
+TABLE_GAMES = frozenset({"chase", "big2"})
 """Games (by ``Game.key``) this UI has a table screen for."""
-STYLE_FILES = ("base.tcss", "menu.tcss", "table.tcss", "dialogs.tcss")
+STYLE_FILES = ("base.tcss", "menu.tcss", "table.tcss", "big2.tcss", "dialogs.tcss")
 
 
 def styles_dir() -> Path:
@@ -67,7 +68,7 @@ class ParlourApp(App[None]):
         else:
             self.push_screen(MenuScreen())
 
-    def start_game(self, config: PlayConfig) -> TableScreen | None:
+    def start_game(self, config: PlayConfig) -> TableScreen | Big2TableScreen | None:
         """Open a table for ``config`` (a random seed if it has none) in place of the current screen.
 
         A configuration the table cannot be set up for is reported, and the main menu shown instead.
@@ -92,7 +93,12 @@ class ParlourApp(App[None]):
             self._show_screen(MenuScreen())
             return None
         self.config = replace(config, seed=seed)
-        screen = TableScreen(LocalSession(table, seat=0), seed=seed, pace=self.pace)
+        session = LocalSession(table, seat=0)
+        screen: TableScreen | Big2TableScreen
+        if entry.game.key == "big2":
+            screen = Big2TableScreen(session, seed=seed, pace=self.pace)
+        else:
+            screen = TableScreen(session, seed=seed, pace=self.pace)
         self._show_screen(screen)
         return screen
 
@@ -120,5 +126,11 @@ class ParlourApp(App[None]):
             yield SystemCommand("Stay", "Keep your card (s)", screen.action_stay)
             yield SystemCommand("Trade", "Trade cards with the player to your left (t)", screen.action_trade)
             yield SystemCommand(screen.deck_label, "Dealer only (d)", screen.action_deck)
+            yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
+        if isinstance(screen, Big2TableScreen):
+            yield SystemCommand("Play", "Play the selected cards (Enter)", screen.action_play)
+            yield SystemCommand("Pass", "Pass this turn (x)", screen.action_pass_turn)
+            yield SystemCommand("Hint", "Select what the hard computer player would play (h)", screen.action_hint)
+            yield SystemCommand("Sort hand", "By rank or by suit (o)", screen.action_sort)
             yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
         yield SystemCommand("New game", "Back to the main menu to start a new game", self.main_menu)

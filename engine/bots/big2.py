@@ -22,6 +22,7 @@ from engine.games.big2 import (
     Big2Options,
     Big2View,
     Combo,
+    HiddenDeal,
     PassTurn,
     Play,
     encoding,
@@ -33,7 +34,7 @@ TWO = 12  # rank index of the 2, the highest rank
 ACE = 11
 BOMBS = ("four", "straight_flush", "dragon")
 
-_PLANS: dict[tuple[int, Big2Options], tuple[Combo, ...]] = {}
+_PLANS: dict[tuple[int, str], tuple[Combo, ...]] = {}
 
 
 def _groups(mask: int) -> int:
@@ -48,7 +49,7 @@ def _groups(mask: int) -> int:
 
 def plan(mask: int, options: Big2Options) -> tuple[Combo, ...]:
     """Split a hand into combinations to play, weakest first. Cached: a hand's plan never changes."""
-    key = (mask, options)
+    key = (mask, options.suits)
     cached = _PLANS.get(key)
     if cached is not None:
         return cached
@@ -79,11 +80,11 @@ def plan(mask: int, options: Big2Options) -> tuple[Combo, ...]:
             m |= 1 << v
         if len(group) == 4:  # four without a single to go with it: two pairs
             first = (1 << group[0]) | (1 << group[1])
-            combos.append(Combo("pair", first, group[1], 2, options))
-            combos.append(Combo("pair", m & ~first, group[3], 2, options))
+            combos.append(Combo("pair", first, group[1], 2, options.suits))
+            combos.append(Combo("pair", m & ~first, group[3], 2, options.suits))
         else:
             kind = ("single", "pair", "triple")[len(group) - 1]
-            combos.append(Combo(kind, m, group[-1], len(group), options))
+            combos.append(Combo(kind, m, group[-1], len(group), options.suits))
     combos.sort(key=lambda c: c.mask & -c.mask)  # by the lowest card in each
     result = tuple(combos)
     if len(_PLANS) > 20000:
@@ -233,6 +234,8 @@ class HardBig2Bot:
     playouts = 240
     """Playouts per decision, shared among the candidates."""
     max_candidates = 6
+    win_bonus = 0.0
+    """Added to a playout's score when this seat wins the deal, on top of the points."""
 
     def __init__(self, game: Game, rng: random.Random) -> None:
         self.name = "hard"
@@ -280,27 +283,12 @@ class HardBig2Bot:
     def evaluate(self, view: Big2View, picks: Sequence[Combo | None]) -> list[float]:
         """Average deal score of each candidate over the same determinized deals."""
         assert view.seat is not None
-        seat = view.seat
-        options = view.options
-        enc = encoding(options)
-        mine = enc.mask(view.hand)
-        seen = mine | enc.mask(view.played)
-        unseen = [v for v in range(52) if not seen >> v & 1]
-        n = view.players
-        must = enc.mask([view.must_include]) if view.must_include else 0
+        hidden = HiddenDeal(view)
+        must = hidden.must
         totals = [0.0] * len(picks)
         rounds = max(1, self.playouts // len(picks))
         for _ in range(rounds):
-            self.rng.shuffle(unseen)
-            hands = [0] * n
-            position = 0
-            for other in range(n):
-                if other == seat:
-                    hands[other] = mine
-                    continue
-                for v in unseen[position : position + view.counts[other]]:
-                    hands[other] |= 1 << v
-                position += view.counts[other]
+            hands = hidden.sample(self.rng)
             for index, pick in enumerate(picks):
                 totals[index] += self._playout(view, list(hands), pick, must)
         return [t / rounds for t in totals]
@@ -316,11 +304,11 @@ class HardBig2Bot:
             passed[seat] = True
             if table_seat is not None and all(passed[s] for s in range(n) if s != table_seat):
                 winner, left = rollout(hands, None, None, [False] * n, table_seat, 0, options)
-                return deal_delta(seat, winner, left, options)
+                return self._score(seat, winner, left, options)
         else:
             hands[seat] &= ~pick.mask
             if not hands[seat]:
-                return deal_delta(seat, seat, hands, options)
+                return self._score(seat, seat, hands, options)
             table, table_seat = pick, seat
             must = 0
             if not options.no_play_after_pass:
@@ -330,7 +318,11 @@ class HardBig2Bot:
             while passed[turn] and turn != table_seat:
                 turn = (turn + 1) % n
         winner, left = rollout(hands, table, table_seat, passed, turn, must, options)
-        return deal_delta(seat, winner, left, options)
+        return self._score(seat, winner, left, options)
+
+    def _score(self, seat: int, winner: int, hands: Sequence[int], options: Big2Options) -> float:
+        bonus = self.win_bonus if winner == seat else 0.0
+        return deal_delta(seat, winner, hands, options) + bonus
 
 
 def _as_action(choice: Combo | None) -> Big2Action:

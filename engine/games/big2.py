@@ -163,12 +163,13 @@ class Combo(NamedTuple):
     mask: int
     key: int
     size: int
-    options: Big2Options = DEFAULT_OPTIONS
+    suits: str = "seed"
+    """The suit order the key was made under (only the suit order matters to a combination)."""
 
     @property
     def cards(self) -> tuple[Card, ...]:
         """The cards, lowest first in the game's order."""
-        return encoding(self.options).cards(self.mask)
+        return _ENCODINGS[self.suits].cards(self.mask)
 
     def beats(self, other: Combo) -> bool:
         if self.kind == "dragon":
@@ -181,7 +182,7 @@ class Combo(NamedTuple):
     def describe(self) -> str:
         """In words: "a pair of 5s", "a straight to the 9♠"."""
         values = bits(self.mask)
-        top = encoding(self.options).to_card[values[-1]]
+        top = _ENCODINGS[self.suits].to_card[values[-1]]
         rank = values[-1] // 4
         if self.kind == "single":
             return f"the {top.pretty()}"
@@ -196,7 +197,7 @@ class Combo(NamedTuple):
             name = "straight flush" if self.kind == "straight_flush" else "straight"
             top_rank = STRAIGHTS[(self.key % 1000) // 4][1]
             top_card = next(v for v in values if v // 4 == top_rank)
-            return f"a {name} to the {encoding(self.options).to_card[top_card].pretty()}"
+            return f"a {name} to the {_ENCODINGS[self.suits].to_card[top_card].pretty()}"
         if self.kind == "flush":
             return f"a flush, {top.pretty()} high"
         return "the Dragon"
@@ -217,11 +218,11 @@ def classify_mask(mask: int, options: Big2Options = DEFAULT_OPTIONS) -> Combo | 
         if values[0] // 4 != values[-1] // 4:
             return None
         kind = ("single", "pair", "triple")[size - 1]
-        return Combo(kind, mask, values[-1], size, options)
+        return Combo(kind, mask, values[-1], size, options.suits)
     if size == 5:
         return _classify_five(values, mask, options)
     if size == 13 and len({v // 4 for v in values}) == 13:
-        return Combo("dragon", mask, values[-1], 13, options)
+        return Combo("dragon", mask, values[-1], 13, options.suits)
     return None
 
 
@@ -233,19 +234,19 @@ def _classify_five(values: list[int], mask: int, options: Big2Options) -> Combo 
     shape = sorted(counts.values())
     if shape == [2, 3]:
         three = next(r for r, c in counts.items() if c == 3)
-        return Combo("full_house", mask, _FIVE_BASE["full_house"] + three, 5, options)
+        return Combo("full_house", mask, _FIVE_BASE["full_house"] + three, 5, options.suits)
     if shape == [1, 4]:
         four = next(r for r, c in counts.items() if c == 4)
-        return Combo("four", mask, _FIVE_BASE["four"] + four, 5, options)
+        return Combo("four", mask, _FIVE_BASE["four"] + four, 5, options.suits)
     flush = len({v % 4 for v in values}) == 1
     straight = _STRAIGHT_BY_RANKS.get(frozenset(ranks)) if len(counts) == 5 else None
     if straight is not None:
         seq, top = straight
         top_suit = next(v % 4 for v in values if v // 4 == top)
         kind = "straight_flush" if flush else "straight"
-        return Combo(kind, mask, _FIVE_BASE[kind] + seq * 4 + top_suit, 5, options)
+        return Combo(kind, mask, _FIVE_BASE[kind] + seq * 4 + top_suit, 5, options.suits)
     if flush:
-        return Combo("flush", mask, _FIVE_BASE["flush"] + values[-1], 5, options)
+        return Combo("flush", mask, _FIVE_BASE["flush"] + values[-1], 5, options.suits)
     return None
 
 
@@ -272,11 +273,12 @@ class HandCombos:
     Each list is sorted by key, so the plays that beat a combination are a suffix found by bisection.
     """
 
-    __slots__ = ("_by_size", "_keys", "by_rank", "mask", "options")
+    __slots__ = ("_by_size", "_keys", "by_rank", "mask", "options", "suits")
 
     def __init__(self, mask: int, options: Big2Options) -> None:
         self.mask = mask
         self.options = options
+        self.suits = options.suits
         self.by_rank: list[list[int]] = [[] for _ in range(13)]
         for v in bits(mask):
             self.by_rank[v // 4].append(v)
@@ -306,7 +308,7 @@ class HandCombos:
         return [c for size in (1, 2, 3, 5, 13) for c in self.of_size(size)]
 
     def _build(self, size: int) -> list[Combo]:
-        o = self.options
+        o = self.suits
         by_rank = self.by_rank
         out: list[Combo] = []
         if size == 1:
@@ -381,11 +383,11 @@ class ComboCache:
     """Reuses a hand's combinations between turns (a hand only loses cards, so most look-ups hit)."""
 
     def __init__(self, limit: int = 4096) -> None:
-        self._cache: dict[tuple[int, Big2Options], HandCombos] = {}
+        self._cache: dict[tuple[int, str], HandCombos] = {}
         self.limit = limit
 
     def get(self, mask: int, options: Big2Options) -> HandCombos:
-        key = (mask, options)
+        key = (mask, options.suits)  # a hand's combinations depend only on the suit order
         hand = self._cache.get(key)
         if hand is None:
             if len(self._cache) >= self.limit:
@@ -444,6 +446,8 @@ def parse_action(text: str) -> Big2Action:
     cards = parse_cards(words)
     if not cards:
         raise InvalidActionError("say which cards to play (e.g. 3D 3S) or pass")
+    if any(card.suit is None for card in cards):
+        raise InvalidActionError("there are no jokers in Big Two")
     return Play(tuple(cards))
 
 
@@ -564,6 +568,8 @@ class Big2View:
     """Who has passed since the last play."""
     to_move: int | None
     must_include: Card | None
+    opening: Card | None
+    """The card that had to open this deal: with two players, every card below it was set aside."""
     played: frozenset[Card]
     """Every card played so far this deal."""
     totals: tuple[int, ...]
@@ -587,6 +593,8 @@ class Big2State(GameState):
     passed: list[bool] = field(default_factory=list)
     turn: int = 0
     must_include: int = 0
+    opening: int = 0
+    """Bitmask of the card that had to open this deal."""
     played: int = 0
     totals: list[int] = field(default_factory=list)
     last_deal: DealOver | None = None
@@ -625,6 +633,7 @@ class Big2State(GameState):
         self.hands = hands
         self.turn = holders[0]
         self.must_include = lead_bit
+        self.opening = lead_bit
         self.table = None
         self.table_seat = None
         self.passed = [False] * n
@@ -679,6 +688,8 @@ class Big2State(GameState):
 
     def combo_for(self, seat: int, action: Play) -> Combo:
         enc = self.enc
+        if any(card not in enc.to_int for card in action.cards):
+            raise InvalidActionError("there are no jokers in Big Two")
         mask = enc.mask(action.cards)
         if bin(mask).count("1") != len(action.cards):
             raise IllegalActionError("the same card is named twice")
@@ -767,6 +778,7 @@ class Big2State(GameState):
             passed=tuple(self.passed),
             to_move=self.to_move,
             must_include=enc.to_card[self.must_include.bit_length() - 1] if self.must_include else None,
+            opening=enc.to_card[self.opening.bit_length() - 1] if self.opening else None,
             played=frozenset(enc.cards(self.played)),
             totals=tuple(self.totals),
             last_deal=self.last_deal,
@@ -813,23 +825,56 @@ def _why_not(combo: Combo, table: Combo) -> str:
     return f"{mine} does not beat {theirs}"
 
 
+class HiddenDeal:
+    """What one seat does not know about a deal, ready to be sampled many times over (a search bot's deals).
+
+    The unseen cards are those not in the seat's hand, not played, and not known to be set aside (with two
+    players, every card below the deal's opening card); the card that must open the deal is with the seat to move.
+    """
+
+    def __init__(self, view: Big2View) -> None:
+        if view.seat is None:
+            raise ValueError("a spectator's view cannot be determinized")
+        enc = encoding(view.options)
+        self.seat = view.seat
+        self.counts = view.counts
+        mine = enc.mask(view.hand)
+        known_out = mine | enc.mask(view.played)
+        self.opening = enc.mask([view.opening]) if view.opening else 0
+        if view.players == 2 and self.opening:
+            known_out |= self.opening - 1
+        self.fixed = [0] * view.players
+        self.fixed[view.seat] = mine
+        self.must = enc.mask([view.must_include]) if view.must_include else 0
+        if self.must and not self.must & mine and view.to_move is not None:
+            self.fixed[view.to_move] |= self.must
+            known_out |= self.must
+        self.unseen = [v for v in range(52) if not known_out >> v & 1]
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """Every seat's hand as a bitmask: the unseen cards dealt at random to the others, by their counts."""
+        unseen = self.unseen
+        rng.shuffle(unseen)
+        hands = list(self.fixed)
+        position = 0
+        for seat, count in enumerate(self.counts):
+            if seat == self.seat:
+                continue
+            need = count - hands[seat].bit_count()
+            for v in unseen[position : position + need]:
+                hands[seat] |= 1 << v
+            position += need
+        return hands
+
+
 def sample_state(view: Big2View, rng: random.Random) -> Big2State:
     """A full state consistent with ``view``: the cards this seat has not seen are dealt at random to the others,
     each getting as many as it holds (with two players, the rest are set aside)."""
-    if view.seat is None:
-        raise ValueError("a spectator's view cannot be determinized")
+    hidden = HiddenDeal(view)
+    hands = hidden.sample(rng)
     enc = encoding(view.options)
-    mine = enc.mask(view.hand)
     played = enc.mask(view.played)
-    unseen = [v for v in range(52) if not (mine | played) >> v & 1]
-    rng.shuffle(unseen)
-    hands = [0] * view.players
-    hands[view.seat] = mine
-    for seat in range(view.players):
-        if seat == view.seat:
-            continue
-        for _ in range(view.counts[seat]):
-            hands[seat] |= 1 << unseen.pop()
+    must, opening = hidden.must, hidden.opening
     state = Big2State(
         players=view.players,
         options=view.options,
@@ -840,7 +885,8 @@ def sample_state(view: Big2View, rng: random.Random) -> Big2State:
         table_seat=view.table_seat,
         passed=list(view.passed),
         turn=view.to_move if view.to_move is not None else 0,
-        must_include=enc.mask([view.must_include]) if view.must_include else 0,
+        must_include=must,
+        opening=opening,
         played=played,
         totals=list(view.totals),
         last_deal=view.last_deal,

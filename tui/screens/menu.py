@@ -34,6 +34,12 @@ def table_entries() -> list[GameEntry]:
     return [entry for entry in ENTRIES if entry.game.key in TABLE_GAMES]
 
 
+def player_choices(game: str) -> list[tuple[str, int]]:
+    """The numbers of players ``game`` can be played by, for the Players list."""
+    rules = get_entry(game).game
+    return [(str(n), n) for n in range(rules.min_players, rules.max_players + 1)]
+
+
 class MenuScreen(Screen[None]):
     AUTO_FOCUS = "#start"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -47,11 +53,16 @@ class MenuScreen(Screen[None]):
         super().__init__()
         self.initial = (game, players, difficulty, name)
         self._variants_for: str | None = None
+        rules = get_entry(game).game
+        self._players_range = (rules.min_players, rules.max_players)
 
     def compose(self) -> ComposeResult:
         game, players, difficulty, name = self.initial
         if game not in {entry.key for entry in table_entries()}:
             game = table_entries()[0].key
+        rules = get_entry(game).game
+        if not rules.min_players <= players <= rules.max_players:
+            players = rules.default_players
         yield Header()
         with Vertical(id="menu-box"):
             yield Static("Parlour — card games at the terminal table", id="menu-title")
@@ -66,7 +77,7 @@ class MenuScreen(Screen[None]):
                 )
                 yield Label("Players")
                 yield Select(
-                    [(str(n), n) for n in range(2, 11)], value=players, allow_blank=False, compact=True, id="players"
+                    player_choices(game), value=players, allow_blank=False, compact=True, id="players"
                 )
                 yield Label("Opponents")
                 yield Select(
@@ -112,7 +123,20 @@ class MenuScreen(Screen[None]):
 
     @on(Select.Changed, "#game")
     async def _game_changed(self) -> None:
+        self._show_players()
         await self._show_variants()
+
+    def _show_players(self) -> None:
+        """Offer only the numbers of players the chosen game takes (Big Two: 2 to 4)."""
+        players = self.query_one("#players", Select)
+        rules = self.entry.game
+        current = players.value
+        if (rules.min_players, rules.max_players) == self._players_range:
+            return
+        self._players_range = (rules.min_players, rules.max_players)
+        players.set_options(player_choices(self.entry.key))
+        fits = isinstance(current, int) and rules.min_players <= current <= rules.max_players
+        players.value = current if fits else rules.default_players
 
     def chosen_variants(self) -> tuple[str, ...]:
         return tuple(

@@ -1,0 +1,180 @@
+"""Helpers for the engine tests of Big Two (RULES.md §3).
+
+Two ways to set up an exact position
+------------------------------------
+:func:`position` builds a :class:`Big2State` directly: hands of any size (as text, one string per seat), whose
+turn it is, what is on the table. Nothing is dealt, so small hands make the rules easy to read.
+
+:func:`stacked_deal` deals a real deal with ``Big2State.start_deal`` from a :class:`StackedRandom`. ``start_deal``
+shuffles a fresh ``standard_deck()`` with the state's RNG, then deals ``deck[i]`` to seat ``(dealer + 1 + i) % n``
+where the first deal's dealer is ``first_dealer``; with ``first_dealer = n - 1`` card ``i`` goes to seat
+``i % n``. ``StackedRandom.shuffle`` lays the deck out so that each seat gets the planned cards, then what is left
+(the 52nd card with three players, the set-aside cards with two) in the planned order. When the plans run out it
+is an ordinary seeded ``random.Random``. Nothing in ``engine/`` is patched.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+from collections.abc import Iterator, MutableSequence, Sequence
+from typing import Any
+
+from engine.cards import Card, parse_cards, standard_deck
+from engine.events import Event
+from engine.games.big2 import Big2Game, Big2Options, Big2State, Combo, classify, encoding, parse_action
+
+GAME = Big2Game()
+FULL_DECK: frozenset[Card] = frozenset(standard_deck())
+SEED = GAME.options()
+VARIANT_KEYS = ("standard-suits", "taiwan", "no-play-after-pass", "pagat-scoring")
+
+
+def opts(*variants: str, deals: int | None = None) -> Big2Options:
+    options = GAME.options(variants=variants)
+    return options if deals is None else dataclasses.replace(options, deals=deals)
+
+
+def card(text: str) -> Card:
+    return Card.parse(text)
+
+
+def cards(text: str) -> list[Card]:
+    return parse_cards(text)
+
+
+def combo(text: str, options: Big2Options = SEED) -> Combo:
+    """The combination the cards form (the test fails if they form none)."""
+    found = classify(parse_cards(text), options)
+    assert found is not None, f"{text} is not a combination"
+    return found
+
+
+def mask(text: str | Sequence[Card], options: Big2Options = SEED) -> int:
+    chosen = parse_cards(text) if isinstance(text, str) else text
+    return encoding(options).mask(chosen)
+
+
+def hand_of(state: Big2State, seat: int) -> set[Card]:
+    return set(state.enc.cards(state.hands[seat]))
+
+
+def position(
+    hands: Sequence[str],
+    options: Big2Options = SEED,
+    turn: int | None = None,
+    table: str | None = None,
+    table_seat: int | None = None,
+    first_lead: bool = False,
+) -> Big2State:
+    """A state built directly: ``hands[s]`` is seat s's cards as text. With ``first_lead`` the holder of the lead
+    card is to move and must include it (the start of a deal); otherwise ``turn`` (default 0) moves freely."""
+    enc = encoding(options)
+    masks = [enc.mask(parse_cards(h)) for h in hands]
+    n = len(hands)
+    must = 0
+    if first_lead:
+        must = enc.mask([options.lead_card])
+        holders = [s for s in range(n) if masks[s] & must]
+        assert holders, "nobody holds the lead card"
+        turn = holders[0]
+    state = Big2State(
+        players=n,
+        options=options,
+        rng=random.Random(0),
+        deal=1,
+        hands=masks,
+        table=combo(table, options) if table else None,
+        table_seat=table_seat if table else None,
+        passed=[False] * n,
+        turn=turn if turn is not None else 0,
+        must_include=must,
+        played=combo(table, options).mask if table else 0,
+        totals=[0] * n,
+    )
+    return state
+
+
+class StackedRandom(random.Random):
+    """A seeded Random whose ``shuffle`` lays out the next planned deck (see the module docstring)."""
+
+    def __init__(self, decks: Sequence[list[Card]] = (), seed: int = 0) -> None:
+        super().__init__(seed)
+        self.decks = list(decks)
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+        super().shuffle(x)
+        if self.decks:
+            planned = self.decks.pop(0)
+            assert sorted(map(str, planned)) == sorted(map(str, x)), "a planned deck must hold the 52 cards once"
+            x[:] = planned
+
+
+def deck_for(hands: Sequence[str | Sequence[Card]], rest: str | Sequence[Card] = "") -> list[Card]:
+    """The deck order that deals ``hands`` (seat i gets card i, i + n, ...) and leaves ``rest`` after them, then
+    every card not named (in deck order)."""
+    per_seat = [parse_cards(h) if isinstance(h, str) else list(h) for h in hands]
+    size = len(per_seat[0])
+    assert all(len(h) == size for h in per_seat), "every seat is dealt as many cards"
+    order = [per_seat[i % len(per_seat)][i // len(per_seat)] for i in range(size * len(per_seat))]
+    order += parse_cards(rest) if isinstance(rest, str) else list(rest)
+    order += [c for c in standard_deck() if c not in order]
+    assert len(order) == len(set(order)) == 52, "a card planned twice"
+    return order
+
+
+def stacked_deal(hands: Sequence[str | Sequence[Card]], options: Big2Options = SEED, rest: str = "") -> Big2State:
+    """A match whose first deal gives seat i exactly ``hands[i]`` (then ``rest`` lies next in the deck)."""
+    n = len(hands)
+    rng = StackedRandom([deck_for(hands, rest)])
+    state = Big2State(players=n, options=options, rng=rng, totals=[0] * n, first_dealer=n - 1)
+    state.history.extend(state.start_deal())
+    return state
+
+
+def split_deck(players: int, seed: int) -> list[list[Card]]:
+    """A random full deal (13 each; 17 with three players) as lists of cards, the rest last."""
+    deck = standard_deck()
+    random.Random(seed).shuffle(deck)
+    per = 17 if players == 3 else 13
+    return [deck[s * per : (s + 1) * per] for s in range(players)] + [deck[players * per :]]
+
+
+def act(state: Big2State, *actions: str) -> list[Event]:
+    """Apply each action (by its text) for whoever is to move; return all the events."""
+    events: list[Event] = []
+    for text in actions:
+        seat = state.to_move
+        assert seat is not None, "the match is over"
+        events.extend(state.apply(seat, parse_action(text)))
+    return events
+
+
+def of_type(events: Sequence[Event], kind: type[Event]) -> list[Any]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def cards_in(obj: object) -> Iterator[Card]:
+    """Every Card anywhere in ``obj``: dataclass fields, combos, tuples, lists, sets, dicts."""
+    if isinstance(obj, Card):
+        yield obj
+    elif isinstance(obj, Combo):
+        yield from obj.cards
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            yield from cards_in(getattr(obj, f.name))
+    elif isinstance(obj, tuple | list | set | frozenset):
+        for item in obj:
+            yield from cards_in(item)
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            yield from cards_in(key)
+            yield from cards_in(value)
+
+
+def snapshot(state: Big2State) -> tuple[dict[str, Any], list[Event], Any]:
+    """A deep copy of everything in the state except the RNG object and the history, a shallow copy of the history
+    (its events are frozen), plus the RNG's internal state."""
+    fields = {k: v for k, v in vars(state).items() if k not in ("rng", "history")}
+    return copy.deepcopy(fields), list(state.history), state.rng.getstate()

@@ -1,0 +1,42 @@
+"""The Big Two table drawn at 80x24 and 120x40, at the human's first turn of a fixed deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+from tui_helpers import wait_for
+
+from tui.app import ParlourApp, PlayConfig
+from tui.screens.big2_table import Big2TableScreen
+
+
+async def _until_my_turn(pilot: Pilot) -> None:
+    def ready() -> bool:
+        screen = pilot.app.screen
+        return isinstance(screen, Big2TableScreen) and screen.session.is_my_turn and not screen._bot_busy
+
+    assert await wait_for(pilot, ready)
+    await pilot.pause()
+
+
+def _app(players: int = 4) -> ParlourApp:
+    return ParlourApp(start=PlayConfig(game="big2", players=players, seed=3), pace=0)
+
+
+def test_big2_table_80x24(snap_compare: Any) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await _until_my_turn(pilot)
+        await pilot.press("right", "space")  # one card selected: the status line explains it
+        await pilot.pause()
+
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_big2_table_120x40(snap_compare: Any) -> None:
+    assert snap_compare(_app(), terminal_size=(120, 40), run_before=_until_my_turn)
+
+
+def test_big2_three_players_80x24(snap_compare: Any) -> None:
+    """17 cards in hand must still fit at 80 columns."""
+    assert snap_compare(_app(3), terminal_size=(80, 24), run_before=_until_my_turn)

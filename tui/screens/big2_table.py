@@ -1,0 +1,509 @@
+"""The Big Two table: the other players, the play to beat, your hand, your actions, the deal's log, the rules.
+
+Like the Chase/Screw table (tui/screens/table.py) it talks only to a :class:`engine.session.Session`: events come
+in through ``subscribe`` (from any thread) and are queued, then worked off on the UI thread; the queue stops at
+the end of a deal until the player has read the scoring, so no bot moves while it is open.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import deque
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Markdown, Static
+from textual.worker import get_current_worker
+
+from engine.bots.big2 import HardBig2Bot
+from engine.cards import Card
+from engine.errors import ParlourError
+from engine.events import Event
+from engine.games.big2 import PASS, Big2View, DealOver, DealStarted, MatchOver, PassTurn, Play, Played, classify
+from engine.games.big2 import encoding as big2_encoding
+from engine.session import Session
+from tui.describe import who
+from tui.describe_big2 import cards_text, describe_big2, signed
+from tui.messages import EngineEvent
+from tui.screens.big2_scoring import Big2ScoringScreen
+from tui.screens.results import MatchSummary, ResultChoice, ResultsScreen
+from tui.widgets.big2_seats import Big2Seats
+from tui.widgets.card import card_markup
+from tui.widgets.event_log import EventLog
+from tui.widgets.hand import HandStrip, faces_row
+
+TURN_ACTIONS = ("play", "pass_turn", "hint")
+
+
+class Big2TableScreen(Screen[None]):
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (110, "-wide")]
+    AUTO_FOCUS = "#hand"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "play", "Play", tooltip="Play the selected cards", priority=True),
+        Binding("p", "play", "Play", show=False),
+        Binding("x", "pass_turn", "Pass"),
+        Binding("h", "hint", "Hint", tooltip="Select what the hard computer player would play"),
+        Binding("left", "cursor(-1)", "←", show=False),
+        Binding("right", "cursor(1)", "→", show=False),
+        Binding("space", "toggle_card", "Select", priority=True),
+        Binding("escape", "clear_selection", "Clear"),
+        Binding("o", "sort", "Sort"),
+        Binding("r", "toggle_rules", "Rules"),
+        Binding("f1", "toggle_rules", "Rules", show=False),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, session: Session, *, seed: int | None = None, pace: float = 0.6) -> None:
+        super().__init__()
+        self.session = session
+        self.seed = seed
+        self.pace = pace
+        self.names: tuple[str, ...] = tuple(session.names)
+        self.me: int = session.seat
+        self.players = len(self.names)
+        self._inbox: deque[Event] = deque()
+        self._inbox_lock = threading.Lock()
+        self._deal = 0
+        self._scoring: DealOver | None = None
+        """The deal just over, while its events are gathered or the player reads the scoring."""
+        self._scoring_open = False
+        self._match_over: MatchOver | None = None
+        self._bot_busy = False
+        self._hint_busy = False
+        self._hints = 0
+        self._thinking: int | None = None
+        self._results_shown = False
+        self._unsubscribe: Any = None
+        self._last_play: Played | None = None
+        self._message: Content | None = None
+        """An explanation (a rejected play, a hint) shown in the status line until the selection changes."""
+        self._message_for: tuple[Card, ...] = ()
+        """The selection the message is about."""
+
+    # -- layout --------------------------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="body"):
+            with Vertical(id="main"):
+                others = [(self.me + i) % self.players for i in range(1, self.players)]
+                yield Big2Seats(others, id="b2-seats")
+                with Horizontal(id="b2-middle"):
+                    with Vertical(id="b2-felt"):
+                        yield Static("", id="b2-play")
+                        yield Static("", id="b2-turn")
+                        with Horizontal(id="b2-actions"):
+                            yield Button("Play (p)", id="b2-play-button", variant="primary", compact=True)
+                            yield Button("Pass (x)", id="b2-pass-button", compact=True)
+                            yield Button("Hint (h)", id="b2-hint-button", compact=True)
+                    yield EventLog(id="log")
+                yield Static("", id="b2-status")
+                yield HandStrip(id="hand")
+            with VerticalScroll(id="rules-pane"):
+                yield Markdown(self.rules_markdown, id="rules-text")
+        yield Footer()
+
+    @property
+    def rules_markdown(self) -> str:
+        return self.session.entry.game.rules_summary(self.session.options)
+
+    def on_mount(self) -> None:
+        title = self.session.entry.title
+        self.sub_title = f"{title} · seed {self.seed}" if self.seed is not None else title
+        log = self.query_one(EventLog)
+        log.border_title = "What happened"
+        log.can_focus = False
+        for button in self.query(Button):
+            button.can_focus = False  # enter and space belong to the hand
+        self.query_one("#b2-felt").border_title = "On the table"
+        enc = big2_encoding(self.session.options)
+        hand = self.query_one(HandStrip)
+        hand.set_order(
+            lambda card: (enc.to_int[card], 0),
+            lambda card: (enc.to_int[card] % 4, enc.to_int[card] // 4),
+        )
+        self._unsubscribe = self.session.subscribe(self._from_session)
+        self._drain()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    # -- events in -----------------------------------------------------------------------------------------------
+    def _from_session(self, event: Event) -> None:
+        """Session callback: may run on any thread, so it only queues the event and posts a message."""
+        with self._inbox_lock:
+            self._inbox.append(event)
+        self.post_message(EngineEvent(event))
+
+    def on_engine_event(self, message: EngineEvent) -> None:
+        message.stop()
+        self._drain()
+
+    def _next_event(self) -> Event | None:
+        with self._inbox_lock:
+            if not self._inbox:
+                return None
+            # The next deal waits until the player has read the scoring of this one.
+            if self._scoring is not None and isinstance(self._inbox[0], DealStarted):
+                return None
+            return self._inbox.popleft()
+
+    def _drain(self) -> None:
+        if self._scoring_open or not self.is_mounted:
+            return
+        while (event := self._next_event()) is not None:
+            self._handle(event)
+        if self._scoring is not None:
+            if self._gathering():
+                return
+            self._open_scoring()
+            return
+        self._render_view()
+        self._maybe_start_bot()
+
+    def _gathering(self) -> bool:
+        """True while a MatchOver may still follow the DealOver (a remote session sends events one by one)."""
+        if self._match_over is not None:
+            return False
+        with self._inbox_lock:
+            waiting = bool(self._inbox)
+        return not waiting and not self.session.is_over and self.session.view().deal == self._deal
+
+    def _handle(self, event: Event) -> None:
+        line = describe_big2(event, self.names, self.me, self.session.options)
+        if line is not None:
+            self.query_one(EventLog).add(line, emphasis=isinstance(event, DealStarted | DealOver | MatchOver))
+        if isinstance(event, DealStarted):
+            self._deal = event.deal
+            self._last_play = None
+            self.query_one(HandStrip).clear()
+        elif isinstance(event, Played):
+            self._last_play = event
+        elif isinstance(event, DealOver):
+            self._scoring = event
+        elif isinstance(event, MatchOver):
+            self._match_over = event
+
+    # -- the scoring and the results -----------------------------------------------------------------------------
+    def _open_scoring(self) -> None:
+        deal = self._scoring
+        assert deal is not None
+        self._scoring_open = True
+        self._thinking = None
+        self.refresh_bindings()
+        last = self._match_over is not None or self.session.is_over
+        screen = Big2ScoringScreen(deal, self._deal, self.names, self.me, last)
+        self.app.push_screen(screen, callback=self._scoring_closed)
+
+    def _scoring_closed(self, _: None = None) -> None:
+        self._scoring_open = False
+        self._scoring = None
+        if self._match_over is not None or self.session.is_over:
+            self._render_view()
+            self._show_results()
+            return
+        self._drain()
+
+    def summary(self) -> MatchSummary:
+        over = self._match_over
+        view = self.session.view()
+        totals = over.totals if over is not None else view.totals
+        best = max(totals)
+        winners = over.winners if over is not None else tuple(s for s in range(self.players) if totals[s] == best)
+        ranked = sorted(range(self.players), key=lambda s: -totals[s])
+        places: list[tuple[int, str]] = []
+        for seat in ranked:
+            place = 1 + sum(1 for other in range(self.players) if totals[other] > totals[seat])
+            places.append((place, f"{who(seat, self.names, self.me, start=True):<12} {signed(totals[seat]):>5}"))
+        names = [who(seat, self.names, self.me, start=i == 0) for i, seat in enumerate(winners)]
+        text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        verb = "win" if len(names) > 1 or winners[0] == self.me else "wins"
+        return MatchSummary(
+            title=self.session.entry.title, winner=f"{text} {verb}", places=tuple(places), pot=None, seed=self.seed
+        )
+
+    def _show_results(self) -> None:
+        if self._results_shown:
+            return
+        self._results_shown = True
+        self.app.push_screen(ResultsScreen(self.summary()), callback=self._results_chosen)
+
+    def _results_chosen(self, choice: ResultChoice | None) -> None:
+        from tui.app import ParlourApp
+
+        app = self.app
+        if choice == "quit":
+            app.exit()
+        elif isinstance(app, ParlourApp):
+            if choice == "again":
+                app.play_again()
+            elif choice == "menu":
+                app.main_menu()
+
+    # -- drawing -------------------------------------------------------------------------------------------------
+    @property
+    def view(self) -> Big2View:
+        view = self.session.view()
+        assert isinstance(view, Big2View)
+        return view
+
+    def _render_view(self) -> None:
+        view = self.view
+        self.query_one(Big2Seats).show(view, self.names, thinking=self._thinking)
+        hand = self.query_one(HandStrip)
+        hand.show(view.hand)
+        order = "rank" if hand.sort == "rank" else "suit"
+        me = who(self.me, self.names, self.me, start=True)
+        hand.border_title = f"{me} · {len(view.hand)} cards · by {order} (o)"
+        hand.border_subtitle = f"total {signed(view.totals[self.me])} · deal {view.deal} of {view.options.deals}"
+        hand.set_class(view.to_move == self.me, "-to-move")
+        self.query_one("#b2-play", Static).update(self._table_text(view))
+        self.query_one("#b2-turn", Static).update(self._turn_text(view))
+        self.query_one("#b2-pass-button", Button).disabled = not self._may("pass_turn")
+        self.query_one("#b2-hint-button", Button).disabled = not self._may("hint")
+        self._show_status()
+
+    def _table_text(self, view: Big2View) -> Content:
+        if view.table is None or view.table_seat is None:
+            leader = view.to_move
+            if leader is None:
+                return Content.styled("The deal is over", "$text-muted")
+            text = "You lead" if leader == self.me else f"{self.names[leader]} leads"
+            if view.must_include is not None:
+                text += f" — the first play must include the {view.must_include.pretty()}"
+            return Content.styled(text, "italic $text-muted")
+        combo = view.table
+        if len(combo.cards) <= 9:
+            cards = faces_row(combo.cards)
+        else:
+            cards = Content(" ").join(card_markup(card) for card in combo.cards)
+        name = who(view.table_seat, self.names, self.me, start=True)
+        return Content.assemble((f"{name}: ", "bold"), combo.describe()) + Content("\n") + cards
+
+    def _turn_text(self, view: Big2View) -> Content:
+        if view.to_move is None:
+            return Content("")
+        if view.to_move == self.me:
+            if view.table is None:
+                return Content.styled("Your turn: lead any combination", "bold $text-accent")
+            return Content.styled("Your turn: beat it, or pass", "bold $text-accent")
+        return Content.styled(f"{self.names[view.to_move]} to play", "$text-muted")
+
+    def _selection_text(self) -> Content:
+        cards = self.query_one(HandStrip).selection
+        view = self.view
+        if not cards:
+            if view.to_move == self.me:
+                return Content.styled("Select cards with ← → and space (or click), then Enter", "$text-muted")
+            return Content("")
+        combo = classify(cards, view.options)
+        shown = cards_text(cards)
+        if combo is None:
+            return Content.assemble("Selected: ", (shown, "bold"), (" — not a combination", "$text-error"))
+        text = Content.assemble("Selected: ", (combo.describe(), "bold"))
+        if view.table is not None:
+            if combo.beats(view.table):
+                text += Content.styled(f" — beats {view.table.describe()}", "$text-success")
+            else:
+                text += Content.styled(f" — does not beat {view.table.describe()}", "$text-error")
+        elif view.must_include is not None and view.must_include not in cards:
+            text += Content.styled(f" — must include the {view.must_include.pretty()}", "$text-error")
+        return text
+
+    def _show_status(self) -> None:
+        status = self.query_one("#b2-status", Static)
+        status.update(self._message if self._message is not None else self._selection_text())
+        self.query_one("#b2-play-button", Button).disabled = not self._may("play")
+        self.refresh_bindings()
+
+    @property
+    def status_text(self) -> str:
+        """The status line as plain text (for tests)."""
+        return str(self.query_one("#b2-status", Static).render())
+
+    @on(HandStrip.SelectionChanged)
+    def _selection_changed(self, message: HandStrip.SelectionChanged) -> None:
+        message.stop()
+        if message.selected != self._message_for:
+            self._message = None  # the explanation was about another selection
+        self._show_status()
+
+    # -- your actions --------------------------------------------------------------------------------------------
+    def _idle(self) -> bool:
+        return self._scoring is None and not self._scoring_open and not self._results_shown
+
+    def _may(self, action: str) -> bool:
+        if not self._idle() or not self.session.is_my_turn:
+            return False
+        if action == "play":
+            return bool(self.query_one(HandStrip).selection)
+        if action == "pass_turn":
+            return self.view.table is not None
+        if action == "hint":
+            return not self._hint_busy
+        return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in TURN_ACTIONS:
+            return self._may(action)
+        if action == "clear_selection":
+            return bool(self.query_one(HandStrip).selected)
+        return True
+
+    def _explain(self, text: str) -> None:
+        self.notify(text, severity="error")
+        self._message = Content.styled(text, "bold $text-error")
+        self._message_for = self.query_one(HandStrip).selection
+        self._show_status()
+
+    def action_play(self) -> None:
+        if not self._may("play"):
+            return
+        hand = self.query_one(HandStrip)
+        enc = big2_encoding(self.session.options)
+        cards = tuple(sorted(hand.selection, key=lambda card: enc.to_int[card]))
+        try:
+            self.session.submit(Play(cards))
+        except ParlourError as err:
+            self._explain(f"Cannot play {cards_text(cards)}: {err}")
+            return
+        self._message = None
+        hand.clear()
+        self._drain()
+
+    def action_pass_turn(self) -> None:
+        if not self._may("pass_turn"):
+            return
+        try:
+            self.session.submit(PASS)
+        except ParlourError as err:
+            self._explain(str(err))
+            return
+        self._message = None
+        self.query_one(HandStrip).clear()
+        self._drain()
+
+    def action_cursor(self, step: int) -> None:
+        self.query_one(HandStrip).move(step)
+
+    def action_toggle_card(self) -> None:
+        self.query_one(HandStrip).toggle()
+
+    def action_clear_selection(self) -> None:
+        self.query_one(HandStrip).clear()
+
+    def action_sort(self) -> None:
+        self.query_one(HandStrip).toggle_sort()
+        self._render_view()
+
+    def action_toggle_rules(self) -> None:
+        self.toggle_class("-rules-open")
+
+    @property
+    def rules_open(self) -> bool:
+        return self.has_class("-rules-open")
+
+    @on(Button.Pressed, "#b2-play-button")
+    def _play_pressed(self) -> None:
+        self.action_play()
+
+    @on(Button.Pressed, "#b2-pass-button")
+    def _pass_pressed(self) -> None:
+        self.action_pass_turn()
+
+    @on(Button.Pressed, "#b2-hint-button")
+    def _hint_pressed(self) -> None:
+        self.action_hint()
+
+    # -- the hint ------------------------------------------------------------------------------------------------
+    def action_hint(self) -> None:
+        if not self._may("hint"):
+            return
+        self._hint_busy = True
+        self._hints += 1
+        self._message = Content.styled("Thinking of a hint…", "italic $text-accent")
+        self._show_status()
+        self._find_hint(self.view, list(self.session.legal_actions()), self._hints)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _find_hint(self, view: Big2View, legal: list[Any], number: int) -> None:
+        bot = HardBig2Bot(self.session.entry.game, random.Random(f"{self.seed}/hint/{number}"))
+        action = bot.choose(view, legal)
+        if get_current_worker().is_cancelled:
+            return
+        try:
+            self.app.call_from_thread(self._hint_found, view, action)
+        except RuntimeError:
+            pass  # the app is closing
+
+    def _hint_found(self, view: Big2View, action: Any) -> None:
+        self._hint_busy = False
+        if not self.is_attached or self.view != view:
+            self._message = None
+            self._show_status()
+            return  # the table moved on while the hint was worked out
+        hand = self.query_one(HandStrip)
+        if isinstance(action, PassTurn):
+            hand.clear()
+            self._message = Content.styled("Hint: pass (x)", "bold $text-success")
+        else:
+            hand.select(action.cards, hint=True)
+            combo = classify(action.cards, view.options)
+            what = combo.describe() if combo is not None else cards_text(action.cards)
+            self._message = Content.assemble(
+                ("Hint: ", "bold $text-success"), what, f" ({cards_text(action.cards)}) — Enter plays it"
+            )
+        self._message_for = hand.selection
+        self._show_status()
+
+    # -- the computer players ------------------------------------------------------------------------------------
+    def _maybe_start_bot(self) -> None:
+        if self._bot_busy or not self._idle() or self.session.is_over:
+            return
+        if not self.session.bot_pending():
+            return
+        self._bot_busy = True
+        self._thinking = self.view.to_move
+        self.query_one(Big2Seats).show(self.view, self.names, thinking=self._thinking)
+        self._bot_turn()
+
+    @work(thread=True, exclusive=True, group="bots")
+    def _bot_turn(self) -> None:
+        worker = get_current_worker()
+        try:
+            seat, action = self.session.think()
+        except ParlourError:
+            self.app.call_from_thread(self._bot_done, None, None)
+            return
+        if self.pace > 0:
+            time.sleep(self.pace)
+        if worker.is_cancelled:
+            return
+        try:
+            self.app.call_from_thread(self._bot_done, seat, action)
+        except RuntimeError:
+            pass  # the app is closing
+
+    def _bot_done(self, seat: int | None, action: Any) -> None:
+        self._bot_busy = False
+        self._thinking = None
+        if not self.is_attached or seat is None:
+            return
+        try:
+            self.session.play(seat, action)
+        except ParlourError as err:
+            self.notify(str(err), severity="error")
+        self._drain()
+
+
+def hand_cards(screen: Big2TableScreen) -> tuple[Card, ...]:
+    """The cards as the hand widget shows them, left to right."""
+    return screen.query_one(HandStrip).cards

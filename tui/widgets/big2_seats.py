@@ -1,0 +1,50 @@
+"""The other players at a Big Two table: name, cards left (a count and a bar), passed or to play, match total."""
+
+from __future__ import annotations
+
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.widgets import Static
+
+from engine.games.big2 import Big2View
+from tui.describe_big2 import signed
+
+
+class Big2Seat(Static):
+    def __init__(self, seat: int) -> None:
+        super().__init__(id=f"b2seat-{seat}", classes="b2seat")
+        self.seat = seat
+
+    def show(self, view: Big2View, name: str, *, thinking: bool = False) -> None:
+        seat = self.seat
+        to_move = view.to_move == seat
+        count = view.counts[seat]
+        self.set_class(to_move, "-to-move")
+        self.set_class(count == 1, "-last-card")
+        self.border_title = ("▶ " if to_move else "") + name
+        self.border_subtitle = f"total {signed(view.totals[seat])}"
+        bar = Content.assemble(
+            ("▮" * count, "$text-error" if count <= 2 else "$text-primary"), (f" {count} card{'s' * (count != 1)}", "")
+        )
+        if thinking:
+            doing = Content.styled("thinking…", "italic $text-accent")
+        elif to_move:
+            doing = Content.styled("to play", "bold $text-accent")
+        elif view.passed[seat]:
+            doing = Content.styled("passed", "$text-muted")
+        elif view.table_seat == seat:
+            doing = Content.styled("played last", "$text-muted")
+        else:
+            doing = Content("")
+        self.update(Content("\n").join([bar, doing]))
+
+
+class Big2Seats(Horizontal):
+    """The opponents in a row, in turn order after you (left, across, right)."""
+
+    def __init__(self, seats: list[int], id: str | None = None) -> None:
+        super().__init__(*(Big2Seat(seat) for seat in seats), id=id)
+
+    def show(self, view: Big2View, names: tuple[str, ...], thinking: int | None = None) -> None:
+        for box in self.query(Big2Seat):
+            box.show(view, names[box.seat], thinking=thinking == box.seat)
