@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.game import Game
 from engine.games.big2 import (
@@ -227,8 +228,49 @@ def deal_delta(seat: int, winner: int, hands: Sequence[int], options: Big2Option
     return sum(losses) if seat == winner else -losses[seat]
 
 
+@dataclass(frozen=True)
+class PastChoice:
+    """A choice another seat made this deal, with what it saw then (its hand aside)."""
+
+    index: int
+    seat: int
+    played: Combo | None
+    table: Combo | None
+    must: int
+    others_min: int
+
+
+def past_choices(view: Big2View) -> list[PastChoice]:
+    """Replay the deal's public log to recover the situation of every choice made so far."""
+    enc = encoding(view.options)
+    n = view.players
+    counts = list(view.start_counts)
+    table: Combo | None = None
+    table_seat: int | None = None
+    passed = [False] * n
+    must = enc.mask([view.opening]) if view.opening else 0
+    out = []
+    for index, (seat, combo) in enumerate(view.log):
+        others = min(counts[s] for s in range(n) if s != seat)
+        out.append(PastChoice(index, seat, combo, table, must, others))
+        if combo is None:
+            passed[seat] = True
+            if table_seat is not None and all(passed[s] for s in range(n) if s != table_seat):
+                table, table_seat, passed = None, None, [False] * n
+        else:
+            counts[seat] -= combo.size
+            table, table_seat, must = combo, seat, 0
+            if not view.options.no_play_after_pass:
+                passed = [False] * n
+    return out
+
+
 class HardBig2Bot:
-    """``hard``: flat Monte Carlo over determinized deals with ``medium`` playouts."""
+    """``hard``: flat Monte Carlo over determinized deals with ``medium`` playouts.
+
+    Each sampled deal is weighted by how well it explains the other players' recent choices, taking them to play
+    like ``medium`` most of the time (``model_noise`` is how often a choice is taken to go against that).
+    """
 
     difficulty = "hard"
     playouts = 240
@@ -236,6 +278,9 @@ class HardBig2Bot:
     max_candidates = 6
     win_bonus = 0.0
     """Added to a playout's score when this seat wins the deal, on top of the points."""
+    inference_depth = 12
+    """How many of the others' latest choices weigh a sampled deal (0: no inference)."""
+    model_noise = 0.1
 
     def __init__(self, game: Game, rng: random.Random) -> None:
         self.name = "hard"
@@ -285,13 +330,43 @@ class HardBig2Bot:
         assert view.seat is not None
         hidden = HiddenDeal(view)
         must = hidden.must
+        evidence = self._evidence(view)
         totals = [0.0] * len(picks)
+        weight_sum = 0.0
         rounds = max(1, self.playouts // len(picks))
         for _ in range(rounds):
             hands = hidden.sample(self.rng)
+            weight = self._weight(view, hands, evidence)
+            weight_sum += weight
             for index, pick in enumerate(picks):
-                totals[index] += self._playout(view, list(hands), pick, must)
-        return [t / rounds for t in totals]
+                totals[index] += weight * self._playout(view, list(hands), pick, must)
+        return [t / weight_sum for t in totals]
+
+    def _evidence(self, view: Big2View) -> list[tuple[PastChoice, int]]:
+        """The others' latest choices, each with the cards its seat has played since (back in hand then)."""
+        if self.inference_depth <= 0:
+            return []
+        choices = [c for c in past_choices(view) if c.seat != view.seat][-self.inference_depth :]
+        out = []
+        for choice in choices:
+            later = 0
+            for seat, combo in view.log[choice.index :]:
+                if seat == choice.seat and combo is not None:
+                    later |= combo.mask
+            out.append((choice, later))
+        return out
+
+    def _weight(self, view: Big2View, hands: Sequence[int], evidence: Sequence[tuple[PastChoice, int]]) -> float:
+        weight = 1.0
+        for choice, later in evidence:
+            then = hands[choice.seat] | later
+            model = medium_move(then, choice.table, choice.must, choice.others_min, view.options)
+            if choice.played is None:
+                agrees = model is None
+            else:
+                agrees = model is not None and model.mask == choice.played.mask
+            weight *= 1.0 - self.model_noise if agrees else self.model_noise
+        return weight
 
     def _playout(self, view: Big2View, hands: list[int], pick: Combo | None, must: int) -> float:
         seat = view.seat

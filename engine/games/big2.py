@@ -571,6 +571,10 @@ class Big2View:
     opening: Card | None
     """The card that had to open this deal: with two players, every card below it was set aside."""
     played: frozenset[Card]
+    log: tuple[tuple[int, Combo | None], ...]
+    """This deal's plays and passes in order: (seat, the combination played, or None for a pass)."""
+    start_counts: tuple[int, ...]
+    """How many cards each seat was dealt this deal."""
     """Every card played so far this deal."""
     totals: tuple[int, ...]
     last_deal: DealOver | None
@@ -595,6 +599,8 @@ class Big2State(GameState):
     must_include: int = 0
     opening: int = 0
     """Bitmask of the card that had to open this deal."""
+    log: list[tuple[int, Combo | None]] = field(default_factory=list)
+    start_counts: tuple[int, ...] = ()
     played: int = 0
     totals: list[int] = field(default_factory=list)
     last_deal: DealOver | None = None
@@ -638,6 +644,8 @@ class Big2State(GameState):
         self.table_seat = None
         self.passed = [False] * n
         self.played = 0
+        self.log = []
+        self.start_counts = tuple(h.bit_count() for h in hands)
         events: list[Event] = [
             DealStarted(
                 deal=self.deal,
@@ -711,11 +719,13 @@ class Big2State(GameState):
         n = self.players
         if isinstance(action, PassTurn):
             self.passed[seat] = True
+            self.log.append((seat, None))
             events: list[Event] = [Passed(seat=seat)]
             return events + self._advance(seat)
         combo = self.combo_for(seat, action)
         self.hands[seat] &= ~combo.mask
         self.played |= combo.mask
+        self.log.append((seat, combo))
         self.must_include = 0
         self.table = combo
         self.table_seat = seat
@@ -780,6 +790,8 @@ class Big2State(GameState):
             must_include=enc.to_card[self.must_include.bit_length() - 1] if self.must_include else None,
             opening=enc.to_card[self.opening.bit_length() - 1] if self.opening else None,
             played=frozenset(enc.cards(self.played)),
+            log=tuple(self.log),
+            start_counts=self.start_counts,
             totals=tuple(self.totals),
             last_deal=self.last_deal,
             over=self.over,
@@ -791,6 +803,7 @@ class Big2State(GameState):
         other.passed = list(self.passed)
         other.totals = list(self.totals)
         other.history = list(self.history)
+        other.log = list(self.log)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         return other
@@ -888,6 +901,8 @@ def sample_state(view: Big2View, rng: random.Random) -> Big2State:
         must_include=must,
         opening=opening,
         played=played,
+        log=list(view.log),
+        start_counts=view.start_counts,
         totals=list(view.totals),
         last_deal=view.last_deal,
         over=view.over,
