@@ -19,6 +19,7 @@ from engine.session import LocalSession
 from engine.table import Table
 from tui.screens.big2_table import Big2TableScreen
 from tui.screens.menu import MenuScreen
+from tui.screens.session_screen import SessionScreen
 from tui.screens.table import TableScreen
 
 TABLE_GAMES = frozenset({"chase", "big2"})
@@ -68,7 +69,7 @@ class ParlourApp(App[None]):
         else:
             self.push_screen(MenuScreen())
 
-    def start_game(self, config: PlayConfig) -> TableScreen | Big2TableScreen | None:
+    def start_game(self, config: PlayConfig) -> SessionScreen | None:
         """Open a table for ``config`` (a random seed if it has none) in place of the current screen.
 
         A configuration the table cannot be set up for is reported, and the main menu shown instead.
@@ -94,7 +95,7 @@ class ParlourApp(App[None]):
             return None
         self.config = replace(config, seed=seed)
         session = LocalSession(table, seat=0)
-        screen: TableScreen | Big2TableScreen
+        screen: SessionScreen
         if entry.game.key == "big2":
             screen = Big2TableScreen(session, seed=seed, pace=self.pace)
         else:
@@ -126,11 +127,11 @@ class ParlourApp(App[None]):
             yield SystemCommand("Stay", "Keep your card (s)", screen.action_stay)
             yield SystemCommand("Trade", "Trade cards with the player to your left (t)", screen.action_trade)
             yield SystemCommand(screen.deck_label, "Dealer only (d)", screen.action_deck)
-            yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
         if isinstance(screen, Big2TableScreen):
             yield SystemCommand("Play", "Play the selected cards (Enter)", screen.action_play)
             yield SystemCommand("Pass", "Pass this turn (x)", screen.action_pass_turn)
             yield SystemCommand("Hint", "Select what the hard computer player would play (h)", screen.action_hint)
             yield SystemCommand("Sort hand", "By rank or by suit (o)", screen.action_sort)
+        if isinstance(screen, SessionScreen):
             yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
         yield SystemCommand("New game", "Back to the main menu to start a new game", self.main_menu)

@@ -278,9 +278,9 @@ class HardBig2Bot:
     max_candidates = 6
     win_bonus = 0.0
     """Added to a playout's score when this seat wins the deal, on top of the points."""
-    inference_depth = 12
+    inference_depth = 8
     """How many of the others' latest choices weigh a sampled deal (0: no inference)."""
-    model_noise = 0.1
+    model_noise = 0.3
 
     def __init__(self, game: Game, rng: random.Random) -> None:
         self.name = "hard"

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from engine.cards import Card, Rank, standard_deck
 from engine.game import Game
-from engine.games.chase import ChaseAction, ChaseOptions, ChaseView, _left_of, payments
+from engine.games.chase import ChaseAction, ChaseOptions, ChaseView, left_of, payments
 
 LOW_THRESHOLD = 6
 """Lowest card pays: trade away an Ace .. 6."""
@@ -107,7 +107,7 @@ class HardChaseBot:
         for index in range(view.turn - 1, -1, -1):
             seat = view.order[index]
             if view.acted[seat] == "traded":
-                left = _left_of(seat, view.lives)
+                left = left_of(seat, view.lives)
                 held[seat], held[left] = held[left], held[seat]
             if seat == view.seat:
                 continue
@@ -141,7 +141,7 @@ def _play_out(view: ChaseView, cards: list[Card | None], deck_card: Card, first:
         else:
             action = ChaseAction.TRADE
         if action is ChaseAction.TRADE:
-            left = _left_of(seat, view.lives)
+            left = left_of(seat, view.lives)
             other = cards[left]
             assert other is not None
             if other.rank is not Rank.KING:

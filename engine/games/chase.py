@@ -280,10 +280,10 @@ class ChaseView:
         return self.lives[seat] > 0
 
     def left_of(self, seat: int) -> int:
-        return _left_of(seat, self.lives)
+        return left_of(seat, self.lives)
 
 
-def _left_of(seat: int, lives: Sequence[int]) -> int:
+def left_of(seat: int, lives: Sequence[int]) -> int:
     n = len(lives)
     for step in range(1, n + 1):
         other = (seat + step) % n
@@ -320,7 +320,7 @@ class ChaseState(GameState):
         deck = standard_deck()
         self.rng.shuffle(deck)
         seats = [s for s in range(self.players) if self.lives[s] > 0]
-        first = _left_of(self.dealer, self.lives)
+        first = left_of(self.dealer, self.lives)
         start = seats.index(first)
         self.order = tuple(seats[start:] + seats[:start])
         self.turn = 0
@@ -369,7 +369,7 @@ class ChaseState(GameState):
         return _legal(seat, self.dealer, self._card(seat), self.lives, self.options, self._shown_king_left(seat))
 
     def _shown_king_left(self, seat: int) -> bool:
-        left = _left_of(seat, self.lives)
+        left = left_of(seat, self.lives)
         card = self.knowledge[seat].known.get(left)
         return self.options.kings_face_up and card is not None and card.rank is Rank.KING
 
@@ -393,7 +393,7 @@ class ChaseState(GameState):
         return events
 
     def _trade(self, seat: int) -> list[Event]:
-        target = _left_of(seat, self.lives)
+        target = left_of(seat, self.lives)
         mine, theirs = self._card(seat), self._card(target)
         if theirs.rank is Rank.KING:
             # Only in Screw Your Neighbor can this happen: the King was hidden until it blocked the trade.
@@ -477,7 +477,7 @@ class ChaseState(GameState):
             self.winner = alive[0]
             events.append(MatchOver(winner=self.winner, pot=self.pot))
             return events
-        self.dealer = _left_of(self.dealer, self.lives)
+        self.dealer = left_of(self.dealer, self.lives)
         events.append(DealerMoved(dealer=self.dealer))
         events.extend(self.start_hand())
         return events

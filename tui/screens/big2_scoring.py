@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Footer, Static
 
 from engine.games.big2 import DealOver
 from tui.describe_big2 import signed
+from tui.screens.round_over import RoundOverScreen, next_bindings
 from tui.widgets.card import card_markup
 
 
@@ -35,15 +35,11 @@ def seat_lines(deal: DealOver, seat: int, name: str) -> Content:
     return Content("\n").join([head, Content("  ") + cards, steps])
 
 
-class Big2ScoringScreen(ModalScreen[None]):
+class Big2ScoringScreen(RoundOverScreen):
     """Shown at each DealOver; the table waits (no bot moves) until it is closed."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "next", "Next deal", priority=True),
-        Binding("space", "next", "Next deal", show=False, priority=True),
-        Binding("n", "next", "Next deal", show=False),
-        Binding("escape", "next", "Next deal", show=False),
-    ]
+    NEXT = "Next deal"
+    BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
 
     def __init__(self, deal: DealOver, number: int, names: tuple[str, ...], me: int | None, last: bool) -> None:
         super().__init__()
@@ -65,16 +61,5 @@ class Big2ScoringScreen(ModalScreen[None]):
                     name = "You" if seat == self.me else self.names[seat]
                     classes = "scoring-seat" + (" -me" if seat == self.me else "")
                     yield Static(seat_lines(deal, seat, name), classes=classes)
-            label = "See the results" if self.last else "Next deal"
-            yield Button(f"{label} (Enter)", id="next", variant="primary", compact=True)
+            yield self.next_button(self.last)
         yield Footer()
-
-    def on_mount(self) -> None:
-        self.query_one("#next", Button).focus()
-
-    def action_next(self) -> None:
-        self.dismiss(None)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(None)

@@ -1,25 +1,22 @@
 """The Big Two table: the other players, the play to beat, your hand, your actions, the deal's log, the rules.
 
-Like the Chase/Screw table (tui/screens/table.py) it talks only to a :class:`engine.session.Session`: events come
-in through ``subscribe`` (from any thread) and are queued, then worked off on the UI thread; the queue stops at
-the end of a deal until the player has read the scoring, so no bot moves while it is open.
+The session plumbing (the event queue, the hold at the end of a deal, the bots) is in
+:class:`tui.screens.session_screen.SessionScreen`, shared with the Chase/Screw table; this screen says what the
+events mean, draws the table and gives hints. The queue stops at the end of a deal until the player has read the
+scoring, so no bot moves while it is open.
 """
 
 from __future__ import annotations
 
 import random
-import threading
-import time
-from collections import deque
 from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Markdown, Static
+from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
 from engine.bots.big2 import HardBig2Bot
@@ -30,10 +27,10 @@ from engine.games.big2 import PASS, Big2View, DealOver, DealStarted, MatchOver, 
 from engine.games.big2 import encoding as big2_encoding
 from engine.session import Session
 from tui.describe import who
-from tui.describe_big2 import cards_text, describe_big2, signed
-from tui.messages import EngineEvent
+from tui.describe_big2 import and_list, cards_text, describe_big2, signed
 from tui.screens.big2_scoring import Big2ScoringScreen
-from tui.screens.results import MatchSummary, ResultChoice, ResultsScreen
+from tui.screens.results import MatchSummary
+from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen
 from tui.widgets.big2_seats import Big2Seats
 from tui.widgets.card import card_markup
 from tui.widgets.event_log import EventLog
@@ -42,8 +39,7 @@ from tui.widgets.hand import HandStrip, faces_row
 TURN_ACTIONS = ("play", "pass_turn", "hint")
 
 
-class Big2TableScreen(Screen[None]):
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (110, "-wide")]
+class Big2TableScreen(SessionScreen):
     AUTO_FOCUS = "#hand"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "play", "Play", tooltip="Play the selected cards", priority=True),
@@ -55,32 +51,18 @@ class Big2TableScreen(Screen[None]):
         Binding("space", "toggle_card", "Select", priority=True),
         Binding("escape", "clear_selection", "Clear"),
         Binding("o", "sort", "Sort"),
-        Binding("r", "toggle_rules", "Rules"),
-        Binding("f1", "toggle_rules", "Rules", show=False),
-        Binding("q", "app.quit", "Quit"),
+        *SESSION_BINDINGS,
     ]
 
     def __init__(self, session: Session, *, seed: int | None = None, pace: float = 0.6) -> None:
-        super().__init__()
-        self.session = session
-        self.seed = seed
-        self.pace = pace
-        self.names: tuple[str, ...] = tuple(session.names)
-        self.me: int = session.seat
+        super().__init__(session, seed=seed, pace=pace)
         self.players = len(self.names)
-        self._inbox: deque[Event] = deque()
-        self._inbox_lock = threading.Lock()
         self._deal = 0
         self._scoring: DealOver | None = None
         """The deal just over, while its events are gathered or the player reads the scoring."""
-        self._scoring_open = False
         self._match_over: MatchOver | None = None
-        self._bot_busy = False
         self._hint_busy = False
         self._hints = 0
-        self._thinking: int | None = None
-        self._results_shown = False
-        self._unsubscribe: Any = None
         self._last_play: Played | None = None
         self._message: Content | None = None
         """An explanation (a rejected play, a hint) shown in the status line until the selection changes."""
@@ -88,37 +70,23 @@ class Big2TableScreen(Screen[None]):
         """The selection the message is about."""
 
     # -- layout --------------------------------------------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="body"):
-            with Vertical(id="main"):
-                others = [(self.me + i) % self.players for i in range(1, self.players)]
-                yield Big2Seats(others, id="b2-seats")
-                with Horizontal(id="b2-middle"):
-                    with Vertical(id="b2-felt"):
-                        yield Static("", id="b2-play")
-                        yield Static("", id="b2-turn")
-                        with Horizontal(id="b2-actions"):
-                            yield Button("Play (p)", id="b2-play-button", variant="primary", compact=True)
-                            yield Button("Pass (x)", id="b2-pass-button", compact=True)
-                            yield Button("Hint (h)", id="b2-hint-button", compact=True)
-                    yield EventLog(id="log")
-                yield Static("", id="b2-status")
-                yield HandStrip(id="hand")
-            with VerticalScroll(id="rules-pane"):
-                yield Markdown(self.rules_markdown, id="rules-text")
-        yield Footer()
+    def compose_table(self) -> ComposeResult:
+        others = [(self.me + i) % self.players for i in range(1, self.players)]
+        yield Big2Seats(others, id="b2-seats")
+        with Horizontal(id="b2-middle"):
+            with Vertical(id="b2-felt"):
+                yield Static("", id="b2-play")
+                yield Static("", id="b2-turn")
+                with Horizontal(id="b2-actions"):
+                    yield Button("Play (p)", id="b2-play-button", variant="primary", compact=True)
+                    yield Button("Pass (x)", id="b2-pass-button", compact=True)
+                    yield Button("Hint (h)", id="b2-hint-button", compact=True)
+            yield EventLog(id="log")
+        yield Static("", id="b2-status")
+        yield HandStrip(id="hand")
 
-    @property
-    def rules_markdown(self) -> str:
-        return self.session.entry.game.rules_summary(self.session.options)
-
-    def on_mount(self) -> None:
-        title = self.session.entry.title
-        self.sub_title = f"{title} · seed {self.seed}" if self.seed is not None else title
-        log = self.query_one(EventLog)
-        log.border_title = "What happened"
-        log.can_focus = False
+    def set_up(self) -> None:
+        self.query_one(EventLog).can_focus = False
         for button in self.query(Button):
             button.can_focus = False  # enter and space belong to the hand
         self.query_one("#b2-felt").border_title = "On the table"
@@ -128,56 +96,12 @@ class Big2TableScreen(Screen[None]):
             lambda card: (enc.to_int[card], 0),
             lambda card: (enc.to_int[card] % 4, enc.to_int[card] // 4),
         )
-        self._unsubscribe = self.session.subscribe(self._from_session)
-        self._drain()
-
-    def on_unmount(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
 
     # -- events in -----------------------------------------------------------------------------------------------
-    def _from_session(self, event: Event) -> None:
-        """Session callback: may run on any thread, so it only queues the event and posts a message."""
-        with self._inbox_lock:
-            self._inbox.append(event)
-        self.post_message(EngineEvent(event))
+    def holds_back(self, event: Event) -> bool:
+        return self._scoring is not None and isinstance(event, DealStarted)
 
-    def on_engine_event(self, message: EngineEvent) -> None:
-        message.stop()
-        self._drain()
-
-    def _next_event(self) -> Event | None:
-        with self._inbox_lock:
-            if not self._inbox:
-                return None
-            # The next deal waits until the player has read the scoring of this one.
-            if self._scoring is not None and isinstance(self._inbox[0], DealStarted):
-                return None
-            return self._inbox.popleft()
-
-    def _drain(self) -> None:
-        if self._scoring_open or not self.is_mounted:
-            return
-        while (event := self._next_event()) is not None:
-            self._handle(event)
-        if self._scoring is not None:
-            if self._gathering():
-                return
-            self._open_scoring()
-            return
-        self._render_view()
-        self._maybe_start_bot()
-
-    def _gathering(self) -> bool:
-        """True while a MatchOver may still follow the DealOver (a remote session sends events one by one)."""
-        if self._match_over is not None:
-            return False
-        with self._inbox_lock:
-            waiting = bool(self._inbox)
-        return not waiting and not self.session.is_over and self.session.view().deal == self._deal
-
-    def _handle(self, event: Event) -> None:
+    def handle(self, event: Event) -> None:
         line = describe_big2(event, self.names, self.me, self.session.options)
         if line is not None:
             self.query_one(EventLog).add(line, emphasis=isinstance(event, DealStarted | DealOver | MatchOver))
@@ -193,24 +117,25 @@ class Big2TableScreen(Screen[None]):
             self._match_over = event
 
     # -- the scoring and the results -----------------------------------------------------------------------------
-    def _open_scoring(self) -> None:
+    def end_pending(self) -> bool:
+        return self._scoring is not None
+
+    def match_over_seen(self) -> bool:
+        return self._match_over is not None
+
+    def view_on_ended_round(self) -> bool:
+        return self.session.view().deal == self._deal
+
+    def open_end_dialog(self) -> None:
         deal = self._scoring
         assert deal is not None
-        self._scoring_open = True
-        self._thinking = None
         self.refresh_bindings()
         last = self._match_over is not None or self.session.is_over
         screen = Big2ScoringScreen(deal, self._deal, self.names, self.me, last)
-        self.app.push_screen(screen, callback=self._scoring_closed)
+        self.app.push_screen(screen, callback=self._end_dialog_closed)
 
-    def _scoring_closed(self, _: None = None) -> None:
-        self._scoring_open = False
+    def forget_ended_round(self) -> None:
         self._scoring = None
-        if self._match_over is not None or self.session.is_over:
-            self._render_view()
-            self._show_results()
-            return
-        self._drain()
 
     def summary(self) -> MatchSummary:
         over = self._match_over
@@ -224,29 +149,14 @@ class Big2TableScreen(Screen[None]):
             place = 1 + sum(1 for other in range(self.players) if totals[other] > totals[seat])
             places.append((place, f"{who(seat, self.names, self.me, start=True):<12} {signed(totals[seat]):>5}"))
         names = [who(seat, self.names, self.me, start=i == 0) for i, seat in enumerate(winners)]
-        text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
         verb = "win" if len(names) > 1 or winners[0] == self.me else "wins"
         return MatchSummary(
-            title=self.session.entry.title, winner=f"{text} {verb}", places=tuple(places), pot=None, seed=self.seed
+            title=self.session.entry.title,
+            winner=f"{and_list(names)} {verb}",
+            places=tuple(places),
+            pot=None,
+            seed=self.seed,
         )
-
-    def _show_results(self) -> None:
-        if self._results_shown:
-            return
-        self._results_shown = True
-        self.app.push_screen(ResultsScreen(self.summary()), callback=self._results_chosen)
-
-    def _results_chosen(self, choice: ResultChoice | None) -> None:
-        from tui.app import ParlourApp
-
-        app = self.app
-        if choice == "quit":
-            app.exit()
-        elif isinstance(app, ParlourApp):
-            if choice == "again":
-                app.play_again()
-            elif choice == "menu":
-                app.main_menu()
 
     # -- drawing -------------------------------------------------------------------------------------------------
     @property
@@ -255,9 +165,9 @@ class Big2TableScreen(Screen[None]):
         assert isinstance(view, Big2View)
         return view
 
-    def _render_view(self) -> None:
+    def render_view(self) -> None:
         view = self.view
-        self.query_one(Big2Seats).show(view, self.names, thinking=self._thinking)
+        self.show_seats(view)
         hand = self.query_one(HandStrip)
         hand.show(view.hand)
         order = "rank" if hand.sort == "rank" else "suit"
@@ -270,6 +180,9 @@ class Big2TableScreen(Screen[None]):
         self.query_one("#b2-pass-button", Button).disabled = not self._may("pass_turn")
         self.query_one("#b2-hint-button", Button).disabled = not self._may("hint")
         self._show_status()
+
+    def show_seats(self, view: Any) -> None:
+        self.query_one(Big2Seats).show(view, self.names, thinking=self._thinking)
 
     def _table_text(self, view: Big2View) -> Content:
         if view.table is None or view.table_seat is None:
@@ -337,11 +250,12 @@ class Big2TableScreen(Screen[None]):
         self._show_status()
 
     # -- your actions --------------------------------------------------------------------------------------------
-    def _idle(self) -> bool:
-        return self._scoring is None and not self._scoring_open and not self._results_shown
+    def idle(self) -> bool:
+        # Under the results the match is over: no play, pass, hint or bot may start.
+        return super().idle() and not self._results_shown
 
     def _may(self, action: str) -> bool:
-        if not self._idle() or not self.session.is_my_turn:
+        if not self.idle() or not self.session.is_my_turn:
             return False
         if action == "play":
             return bool(self.query_one(HandStrip).selection)
@@ -402,14 +316,7 @@ class Big2TableScreen(Screen[None]):
 
     def action_sort(self) -> None:
         self.query_one(HandStrip).toggle_sort()
-        self._render_view()
-
-    def action_toggle_rules(self) -> None:
-        self.toggle_class("-rules-open")
-
-    @property
-    def rules_open(self) -> bool:
-        return self.has_class("-rules-open")
+        self.render_view()
 
     @on(Button.Pressed, "#b2-play-button")
     def _play_pressed(self) -> None:
@@ -463,45 +370,6 @@ class Big2TableScreen(Screen[None]):
             )
         self._message_for = hand.selection
         self._show_status()
-
-    # -- the computer players ------------------------------------------------------------------------------------
-    def _maybe_start_bot(self) -> None:
-        if self._bot_busy or not self._idle() or self.session.is_over:
-            return
-        if not self.session.bot_pending():
-            return
-        self._bot_busy = True
-        self._thinking = self.view.to_move
-        self.query_one(Big2Seats).show(self.view, self.names, thinking=self._thinking)
-        self._bot_turn()
-
-    @work(thread=True, exclusive=True, group="bots")
-    def _bot_turn(self) -> None:
-        worker = get_current_worker()
-        try:
-            seat, action = self.session.think()
-        except ParlourError:
-            self.app.call_from_thread(self._bot_done, None, None)
-            return
-        if self.pace > 0:
-            time.sleep(self.pace)
-        if worker.is_cancelled:
-            return
-        try:
-            self.app.call_from_thread(self._bot_done, seat, action)
-        except RuntimeError:
-            pass  # the app is closing
-
-    def _bot_done(self, seat: int | None, action: Any) -> None:
-        self._bot_busy = False
-        self._thinking = None
-        if not self.is_attached or seat is None:
-            return
-        try:
-            self.session.play(seat, action)
-        except ParlourError as err:
-            self.notify(str(err), severity="error")
-        self._drain()
 
 
 def hand_cards(screen: Big2TableScreen) -> tuple[Card, ...]:

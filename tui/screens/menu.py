@@ -76,9 +76,7 @@ class MenuScreen(Screen[None]):
                     id="game",
                 )
                 yield Label("Players")
-                yield Select(
-                    player_choices(game), value=players, allow_blank=False, compact=True, id="players"
-                )
+                yield Select(player_choices(game), value=players, allow_blank=False, compact=True, id="players")
                 yield Label("Opponents")
                 yield Select(
                     [(level.capitalize(), level) for level in DIFFICULTIES],

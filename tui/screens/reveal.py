@@ -6,13 +6,13 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Grid, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Footer, Static
 
 from engine.cards import Card
+from tui.screens.round_over import RoundOverScreen, next_bindings
 from tui.widgets.card import card_markup
 
 
@@ -28,13 +28,9 @@ class HandReveal:
     match_over: bool = False
 
 
-class RevealScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "next", "Next hand", priority=True),
-        Binding("space", "next", "Next hand", show=False, priority=True),
-        Binding("n", "next", "Next hand", show=False),
-        Binding("escape", "next", "Next hand", show=False),
-    ]
+class RevealScreen(RoundOverScreen):
+    NEXT = "Next hand"
+    BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
 
     def __init__(self, reveal: HandReveal, names: tuple[str, ...], me: int | None) -> None:
         super().__init__()
@@ -56,16 +52,5 @@ class RevealScreen(ModalScreen[None]):
                         classes="reveal-card",
                     )
             yield Static("\n".join(reveal.lines) or "Nobody pays.", id="reveal-lines")
-            label = "See the results" if reveal.match_over else "Next hand"
-            yield Button(f"{label} (Enter)", id="next", variant="primary", compact=True)
+            yield self.next_button(reveal.match_over)
         yield Footer()
-
-    def on_mount(self) -> None:
-        self.query_one("#next", Button).focus()
-
-    def action_next(self) -> None:
-        self.dismiss(None)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(None)

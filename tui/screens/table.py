@@ -1,33 +1,28 @@
-"""The table: the seats, your card, your actions, the event log and the rules pane.
+"""The Screw/Chase table: the seats, your card, your actions, the event log and the rules pane.
 
-The screen talks only to a :class:`engine.session.Session`, so a LAN session can take the place of a local one.
-Events come in through ``session.subscribe`` (from any thread) and are queued; the queue is worked off on the UI
-thread, and it stops at the end of a hand until the player has read the reveal.
+The session plumbing (the event queue, the hold at the end of a hand, the bots) is in
+:class:`tui.screens.session_screen.SessionScreen`; this screen says what the events mean and draws the table. The
+queue stops at the end of a hand until the player has read the reveal.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import deque
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Markdown, Static
-from textual.worker import get_current_worker
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Static
 
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.games.chase import Eliminated, HandStarted, HandVoid, MatchOver, Paid, Revealed
 from engine.session import Session
 from tui.describe import describe, who
-from tui.messages import EngineEvent
-from tui.screens.results import MatchSummary, ResultChoice, ResultsScreen
+from tui.screens.results import MatchSummary
 from tui.screens.reveal import HandReveal, RevealScreen
+from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen
 from tui.widgets.card import CardFace
 from tui.widgets.event_log import EventLog
 from tui.widgets.seats import SeatRing
@@ -35,60 +30,39 @@ from tui.widgets.seats import SeatRing
 PLAY_ACTIONS = ("stay", "trade", "swap", "cut")
 
 
-class TableScreen(Screen[None]):
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (110, "-wide")]
+class TableScreen(SessionScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "stay", "Stay", tooltip="Keep your card"),
         Binding("t", "trade", "Trade", tooltip="Trade cards with the player to your left"),
         Binding("d", "swap", "Swap with deck", tooltip="Dealer: swap your card with the top card of the deck"),
         Binding("d", "cut", "Cut the pack", tooltip="Dealer: cut the pack and take the card turned up"),
-        Binding("r", "toggle_rules", "Rules"),
-        Binding("f1", "toggle_rules", "Rules", show=False),
-        Binding("q", "app.quit", "Quit"),
+        *SESSION_BINDINGS,
     ]
 
     def __init__(self, session: Session, *, seed: int | None = None, pace: float = 0.6) -> None:
-        super().__init__()
-        self.session = session
-        self.seed = seed
-        self.pace = pace
-        self.names: tuple[str, ...] = tuple(session.names)
-        self.me: int = session.seat
-        self._inbox: deque[Event] = deque()
-        self._inbox_lock = threading.Lock()
+        super().__init__(session, seed=seed, pace=pace)
         self._reveal: HandReveal | None = None
         """The hand being revealed, while its events are gathered or the player reads it."""
-        self._reveal_open = False
-        self._bot_busy = False
-        self._thinking: int | None = None
         self._hand = 0
         self._out_hand: dict[int, int] = {}
         self._winner: int | None = None
         self._pot: int = 0
-        self._results_shown = False
-        self._unsubscribe: Any = None
         self._last_view: Any = None
 
     # -- layout --------------------------------------------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="body"):
-            with Vertical(id="main"):
-                yield SeatRing(len(self.names), id="seats")
-                with Horizontal(id="middle"):
-                    with Vertical(id="hand-area"):
-                        yield Static("Your card", id="card-label")
-                        yield CardFace(None, id="my-card")
-                    with Vertical(id="controls"):
-                        yield Static("", id="status")
-                        yield Button("Stay (s)", id="stay", compact=True, disabled=True)
-                        yield Button("Trade (t)", id="trade", compact=True, disabled=True)
-                        yield Button(f"{self.deck_label} (d)", id="deck", compact=True, disabled=True)
-                        yield Static("", id="match-info")
-                    yield EventLog(id="log")
-            with VerticalScroll(id="rules-pane"):
-                yield Markdown(self.rules_markdown, id="rules-text")
-        yield Footer()
+    def compose_table(self) -> ComposeResult:
+        yield SeatRing(len(self.names), id="seats")
+        with Horizontal(id="middle"):
+            with Vertical(id="hand-area"):
+                yield Static("Your card", id="card-label")
+                yield CardFace(None, id="my-card")
+            with Vertical(id="controls"):
+                yield Static("", id="status")
+                yield Button("Stay (s)", id="stay", compact=True, disabled=True)
+                yield Button("Trade (t)", id="trade", compact=True, disabled=True)
+                yield Button(f"{self.deck_label} (d)", id="deck", compact=True, disabled=True)
+                yield Static("", id="match-info")
+            yield EventLog(id="log")
 
     @property
     def deck_action(self) -> str:
@@ -98,65 +72,11 @@ class TableScreen(Screen[None]):
     def deck_label(self) -> str:
         return "Cut the pack" if self.deck_action == "cut" else "Swap with deck"
 
-    @property
-    def rules_markdown(self) -> str:
-        return self.session.entry.game.rules_summary(self.session.options)
-
-    def on_mount(self) -> None:
-        title = self.session.entry.title
-        self.sub_title = f"{title} · seed {self.seed}" if self.seed is not None else title
-        self.query_one(EventLog).border_title = "What happened"
-        self._unsubscribe = self.session.subscribe(self._from_session)
-        self._drain()
-
-    def on_unmount(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-
     # -- events in -----------------------------------------------------------------------------------------------
-    def _from_session(self, event: Event) -> None:
-        """Session callback: may run on any thread, so it only queues the event and posts a message."""
-        with self._inbox_lock:
-            self._inbox.append(event)
-        self.post_message(EngineEvent(event))
+    def holds_back(self, event: Event) -> bool:
+        return self._reveal is not None and isinstance(event, HandStarted)
 
-    def on_engine_event(self, message: EngineEvent) -> None:
-        message.stop()
-        self._drain()
-
-    def _next_event(self) -> Event | None:
-        with self._inbox_lock:
-            if not self._inbox:
-                return None
-            # The next hand waits until the player has read the reveal of this one.
-            if self._reveal is not None and isinstance(self._inbox[0], HandStarted):
-                return None
-            return self._inbox.popleft()
-
-    def _drain(self) -> None:
-        if self._reveal_open or not self.is_mounted:
-            return
-        while (event := self._next_event()) is not None:
-            self._handle(event)
-        if self._reveal is not None and not self._still_gathering():
-            self._open_reveal()
-            return
-        if self._reveal is None:
-            self._render_view()
-            self._maybe_start_bot()
-
-    def _still_gathering(self) -> bool:
-        """True while the end-of-hand events may still be on their way (a remote session sends them one by one)."""
-        if self._reveal is None:
-            return False
-        if self._reveal.match_over:
-            return False
-        with self._inbox_lock:
-            waiting = bool(self._inbox)
-        return not waiting and not self.session.is_over and self.session.view().hand == self._reveal.hand
-
-    def _handle(self, event: Event) -> None:
+    def handle(self, event: Event) -> None:
         line = describe(event, self.names, self.me, self.session.options)
         log = self.query_one(EventLog)
         if line is not None:
@@ -179,27 +99,27 @@ class TableScreen(Screen[None]):
                 self._reveal.match_over = True
 
     # -- the reveal and the results ------------------------------------------------------------------------------
-    def _open_reveal(self) -> None:
+    def end_pending(self) -> bool:
+        return self._reveal is not None
+
+    def match_over_seen(self) -> bool:
+        return self._reveal is not None and self._reveal.match_over
+
+    def view_on_ended_round(self) -> bool:
+        return self._reveal is not None and self.session.view().hand == self._reveal.hand
+
+    def open_end_dialog(self) -> None:
         reveal = self._reveal
         assert reveal is not None
-        self._reveal_open = True
-        self._thinking = None
         self.query_one("#status", Static).update(f"Hand {reveal.hand}: cards up")
         if self._last_view is not None:
             self.query_one(SeatRing).show(
                 self._last_view, self.names, self.me, revealed=dict(reveal.cards), payers=frozenset(reveal.payers)
             )
-        self.app.push_screen(RevealScreen(reveal, self.names, self.me), callback=self._reveal_closed)
+        self.app.push_screen(RevealScreen(reveal, self.names, self.me), callback=self._end_dialog_closed)
 
-    def _reveal_closed(self, _: None = None) -> None:
-        self._reveal_open = False
-        match_over = self._reveal is not None and self._reveal.match_over
+    def forget_ended_round(self) -> None:
         self._reveal = None
-        if match_over or self.session.is_over:
-            self._render_view()
-            self._show_results()
-            return
-        self._drain()
 
     def summary(self) -> MatchSummary:
         winner = self._winner
@@ -227,29 +147,11 @@ class TableScreen(Screen[None]):
             seed=self.seed,
         )
 
-    def _show_results(self) -> None:
-        if self._results_shown:
-            return
-        self._results_shown = True
-        self.app.push_screen(ResultsScreen(self.summary()), callback=self._results_chosen)
-
-    def _results_chosen(self, choice: ResultChoice | None) -> None:
-        from tui.app import ParlourApp
-
-        app = self.app
-        if choice == "quit":
-            app.exit()
-        elif isinstance(app, ParlourApp):
-            if choice == "again":
-                app.play_again()
-            elif choice == "menu":
-                app.main_menu()
-
     # -- drawing -------------------------------------------------------------------------------------------------
-    def _render_view(self) -> None:
+    def render_view(self) -> None:
         view = self.session.view()
         self._last_view = view
-        self.query_one(SeatRing).show(view, self.names, self.me, thinking=self._thinking)
+        self.show_seats(view)
         alive = view.alive(self.me)
         card_face = self.query_one("#my-card", CardFace)
         card_face.display = alive
@@ -266,6 +168,9 @@ class TableScreen(Screen[None]):
         self.query_one("#match-info", Static).update(" · ".join(info))
         self.refresh_bindings()
 
+    def show_seats(self, view: Any) -> None:
+        self.query_one(SeatRing).show(view, self.names, self.me, thinking=self._thinking)
+
     def _status_text(self, view: Any) -> str:
         if self.session.is_over:
             return "The match is over"
@@ -278,7 +183,7 @@ class TableScreen(Screen[None]):
         return ""
 
     def _legal_names(self) -> set[str]:
-        if self._reveal is not None or self._reveal_open:
+        if not self.idle():
             return set()
         return {str(action) for action in self.session.legal_actions()}
 
@@ -317,13 +222,6 @@ class TableScreen(Screen[None]):
     def action_deck(self) -> None:
         self._play(self.deck_action)
 
-    def action_toggle_rules(self) -> None:
-        self.toggle_class("-rules-open")
-
-    @property
-    def rules_open(self) -> bool:
-        return self.has_class("-rules-open")
-
     @on(Button.Pressed, "#stay")
     def _stay_pressed(self) -> None:
         self.action_stay()
@@ -335,42 +233,3 @@ class TableScreen(Screen[None]):
     @on(Button.Pressed, "#deck")
     def _deck_pressed(self) -> None:
         self.action_deck()
-
-    # -- the computer players ------------------------------------------------------------------------------------
-    def _maybe_start_bot(self) -> None:
-        if self._bot_busy or self._reveal is not None or self._reveal_open or self.session.is_over:
-            return
-        if not self.session.bot_pending():
-            return
-        self._bot_busy = True
-        self._thinking = self.session.view().to_move
-        self.query_one(SeatRing).show(self.session.view(), self.names, self.me, thinking=self._thinking)
-        self._bot_turn()
-
-    @work(thread=True, exclusive=True, group="bots")
-    def _bot_turn(self) -> None:
-        worker = get_current_worker()
-        try:
-            seat, action = self.session.think()
-        except ParlourError:
-            self.app.call_from_thread(self._bot_done, None, None)
-            return
-        if self.pace > 0:
-            time.sleep(self.pace)
-        if worker.is_cancelled:
-            return
-        try:
-            self.app.call_from_thread(self._bot_done, seat, action)
-        except RuntimeError:
-            pass  # the app is closing
-
-    def _bot_done(self, seat: int | None, action: Any) -> None:
-        self._bot_busy = False
-        self._thinking = None
-        if not self.is_attached or seat is None:
-            return
-        try:
-            self.session.play(seat, action)
-        except ParlourError as err:
-            self.notify(str(err), severity="error")
-        self._drain()

@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from engine.games.big2 import Big2View
 from tui.describe_big2 import signed
+from tui.widgets.seats import THINKING, TO_PLAY, seat_title
 
 
 class Big2Seat(Static):
@@ -21,15 +22,15 @@ class Big2Seat(Static):
         count = view.counts[seat]
         self.set_class(to_move, "-to-move")
         self.set_class(count == 1, "-last-card")
-        self.border_title = ("▶ " if to_move else "") + name
+        self.border_title = seat_title(name, to_move)
         self.border_subtitle = f"total {signed(view.totals[seat])}"
         bar = Content.assemble(
             ("▮" * count, "$text-error" if count <= 2 else "$text-primary"), (f" {count} card{'s' * (count != 1)}", "")
         )
         if thinking:
-            doing = Content.styled("thinking…", "italic $text-accent")
+            doing = THINKING
         elif to_move:
-            doing = Content.styled("to play", "bold $text-accent")
+            doing = TO_PLAY
         elif view.passed[seat]:
             doing = Content.styled("passed", "$text-muted")
         elif view.table_seat == seat:

@@ -12,6 +12,15 @@ from textual.widgets import Static
 from engine.cards import Card
 from tui.widgets.card import card_markup
 
+THINKING = Content.styled("thinking…", "italic $text-accent")
+"""How a seat shows that its computer player is choosing, at every table."""
+TO_PLAY = Content.styled("to play", "bold $text-accent")
+
+
+def seat_title(name: str, to_move: bool) -> str:
+    """A seat box's border title; the arrow points out whose turn it is at every table."""
+    return ("▶ " if to_move else "") + name
+
 
 class SeatBox(Static):
     """A seat: name (border title), lives or tokens, the card if this seat may see it, what it did this hand."""
@@ -38,7 +47,7 @@ class SeatBox(Static):
         self.set_class(to_move, "-to-move")
         self.set_class(seat == me, "-me")
         self.set_class(seat == view.dealer, "-dealer")
-        self.border_title = ("▶ " if to_move else "") + name
+        self.border_title = seat_title(name, to_move)
         self.border_subtitle = "dealer" if seat == view.dealer and alive else ""
         known = dict(view.known) if revealed is None else revealed
         if not alive:
@@ -58,11 +67,11 @@ class SeatBox(Static):
         if revealed is not None:
             doing = Content.styled("pays", "bold $text-error") if seat in payers else Content("")
         elif thinking:
-            doing = Content.styled("thinking…", "italic $text-accent")
+            doing = THINKING
         elif acted:
             doing = Content.styled(acted, "$text-muted")
         elif to_move:
-            doing = Content.styled("to play", "bold $text-accent")
+            doing = TO_PLAY
         else:
             doing = Content("")
         self.update(Content("\n").join([lives, card, doing]))
