@@ -5,13 +5,14 @@ combinations (five-card hands that use up loose cards first, then triples, pairs
 combination, follows with the cheapest combination of its plan, keeps its 2s and bombs for when they matter, and
 plays to finish. ``hard`` is flat Monte Carlo over determinized deals: for a handful of candidate plays it deals the
 unseen cards at random (consistently with what it has seen played), plays the deal out with ``medium`` for every
-seat, and keeps the candidate with the best average score. It has a playout budget, not a clock, so a seeded
-match is reproducible.
+seat, and keeps the candidate with the best average score. Its budget is counted in playouts, so a seeded match is
+reproducible; a clock (1 s a decision by default) only stops it early on a machine far slower than this one.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -274,7 +275,10 @@ class HardBig2Bot:
 
     difficulty = "hard"
     playouts = 240
-    """Playouts per decision, shared among the candidates."""
+    """Playouts per decision, shared among the candidates: the budget that makes a seeded match reproducible."""
+    time_budget: float | None = 1.0
+    """Seconds a decision may take at most: a safety net that stops sampling early on a machine much slower than
+    the one the playout budget was tuned on (there, decisions take a fraction of it)."""
     max_candidates = 6
     win_bonus = 0.0
     """Added to a playout's score when this seat wins the deal, on top of the points."""
@@ -334,7 +338,10 @@ class HardBig2Bot:
         totals = [0.0] * len(picks)
         weight_sum = 0.0
         rounds = max(1, self.playouts // len(picks))
-        for _ in range(rounds):
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        for done in range(rounds):
+            if deadline is not None and done and time.perf_counter() > deadline:
+                break
             hands = hidden.sample(self.rng)
             weight = self._weight(view, hands, evidence)
             weight_sum += weight
