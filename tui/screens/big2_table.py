@@ -111,6 +111,11 @@ class Big2TableScreen(SessionScreen):
             self.query_one(HandStrip).clear()
         elif isinstance(event, Played):
             self._last_play = event
+            if event.seat == self.me:
+                # The view is not drawn again while the deal's scoring is pending: take the cards out here, so
+                # the hand under the scoring dialog is the hand that went out.
+                hand = self.query_one(HandStrip)
+                hand.show(card for card in hand.cards if card not in event.cards)
         elif isinstance(event, DealOver):
             self._scoring = event
         elif isinstance(event, MatchOver):
