@@ -18,12 +18,16 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-from collections.abc import Iterator, MutableSequence, Sequence
+from collections.abc import MutableSequence, Sequence
 from typing import Any
+
+from game_helpers import act as act
+from game_helpers import cards_in as cards_in
+from game_helpers import of_type as of_type
 
 from engine.cards import Card, parse_cards, standard_deck
 from engine.events import Event
-from engine.games.big2 import Big2Game, Big2Options, Big2State, Combo, classify, encoding, parse_action
+from engine.games.big2 import Big2Game, Big2Options, Big2State, Combo, classify, encoding
 
 GAME = Big2Game()
 FULL_DECK: frozenset[Card] = frozenset(standard_deck())
@@ -139,38 +143,6 @@ def split_deck(players: int, seed: int) -> list[list[Card]]:
     random.Random(seed).shuffle(deck)
     per = 17 if players == 3 else 13
     return [deck[s * per : (s + 1) * per] for s in range(players)] + [deck[players * per :]]
-
-
-def act(state: Big2State, *actions: str) -> list[Event]:
-    """Apply each action (by its text) for whoever is to move; return all the events."""
-    events: list[Event] = []
-    for text in actions:
-        seat = state.to_move
-        assert seat is not None, "the match is over"
-        events.extend(state.apply(seat, parse_action(text)))
-    return events
-
-
-def of_type(events: Sequence[Event], kind: type[Event]) -> list[Any]:
-    return [e for e in events if isinstance(e, kind)]
-
-
-def cards_in(obj: object) -> Iterator[Card]:
-    """Every Card anywhere in ``obj``: dataclass fields, combos, tuples, lists, sets, dicts."""
-    if isinstance(obj, Card):
-        yield obj
-    elif isinstance(obj, Combo):
-        yield from obj.cards
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            yield from cards_in(getattr(obj, f.name))
-    elif isinstance(obj, tuple | list | set | frozenset):
-        for item in obj:
-            yield from cards_in(item)
-    elif isinstance(obj, dict):
-        for key, value in obj.items():
-            yield from cards_in(key)
-            yield from cards_in(value)
 
 
 def snapshot(state: Big2State) -> tuple[dict[str, Any], list[Event], Any]:
