@@ -150,3 +150,24 @@ def snapshot(state: Big2State) -> tuple[dict[str, Any], list[Event], Any]:
     (its events are frozen), plus the RNG's internal state."""
     fields = {k: v for k, v in vars(state).items() if k not in ("rng", "history")}
     return copy.deepcopy(fields), list(state.history), state.rng.getstate()
+
+
+def random_positions(
+    count: int, seed: int, variant_sets: Sequence[tuple[str, ...]], steps: tuple[int, int] = (0, 50)
+) -> list[Big2State]:
+    """``count`` one-deal positions (not over) from random play over 2..4 players and the given variant sets,
+    after a random number of actions in ``range(*steps)`` (0 gives the first lead of a deal)."""
+    rng = random.Random(seed)
+    out: list[Big2State] = []
+    while len(out) < count:
+        options = opts(*rng.choice(list(variant_sets)), deals=1)
+        state = GAME.new_match(rng.randrange(2, 5), options, random.Random(rng.random()))
+        for _ in range(rng.randrange(*steps)):
+            if state.is_over:
+                break
+            seat = state.to_move
+            assert seat is not None
+            state.apply(seat, rng.choice(state.legal_actions()))
+        if not state.is_over:
+            out.append(state)
+    return out

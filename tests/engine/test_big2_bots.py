@@ -6,33 +6,14 @@ import dataclasses
 import random
 
 import pytest
-from big2_helpers import GAME, act, card, opts, position
+from big2_helpers import GAME, act, card, opts, position, random_positions
 
 from engine.bots import difficulties, make_bot
 from engine.bots.big2 import HardBig2Bot
-from engine.games.big2 import PASS, Big2State, DealOver, PassTurn, Play
+from engine.games.big2 import PASS, DealOver, PassTurn, Play
 from engine.table import Table
 
 VARIANT_SETS: list[tuple[str, ...]] = [(), ("standard-suits",), ("taiwan", "no-play-after-pass"), ("pagat-scoring",)]
-
-
-def random_positions(count: int, seed: int) -> list[Big2State]:
-    """``count`` positions (not over) from random play over 2..4 players and several variant sets; some are the
-    first lead of a deal."""
-    rng = random.Random(seed)
-    out: list[Big2State] = []
-    while len(out) < count:
-        options = opts(*rng.choice(VARIANT_SETS), deals=1)
-        state = GAME.new_match(rng.randrange(2, 5), options, random.Random(rng.random()))
-        for _ in range(rng.randrange(0, 50)):
-            if state.is_over:
-                break
-            seat = state.to_move
-            assert seat is not None
-            state.apply(seat, rng.choice(state.legal_actions()))
-        if not state.is_over:
-            out.append(state)
-    return out
 
 
 def test_levels() -> None:
@@ -45,7 +26,7 @@ def test_bot_chooses_only_legal_actions(level: str, count: int) -> None:
     if isinstance(bot, HardBig2Bot):
         bot.playouts = 12
     kinds = set()
-    for state in random_positions(count, seed=len(level)):
+    for state in random_positions(count, len(level), VARIANT_SETS):
         seat = state.to_move
         assert seat is not None
         legal = state.legal_actions()
@@ -61,7 +42,7 @@ def test_bot_chooses_only_legal_actions(level: str, count: int) -> None:
 def test_medium_never_passes_when_leading() -> None:
     bot = make_bot(GAME, "medium", random.Random(0))
     leading = 0
-    for state in random_positions(400, seed=7):
+    for state in random_positions(400, 7, VARIANT_SETS):
         if state.table is not None:
             continue
         leading += 1
@@ -109,7 +90,7 @@ def test_hard_returns_a_legal_action() -> None:
     bot = make_bot(GAME, "hard", random.Random(3))
     assert isinstance(bot, HardBig2Bot)
     bot.playouts = 24
-    positions = random_positions(8, seed=99)
+    positions = random_positions(8, 99, VARIANT_SETS)
     positions.append(GAME.new_match(4, opts(deals=1), random.Random(5)))  # the first lead
     for state in positions:
         seat = state.to_move

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from big2_helpers import FULL_DECK, GAME, cards_in, opts, position
+from big2_helpers import FULL_DECK, GAME, cards_in, opts, position, random_positions
 
 from engine.cards import Card
 from engine.events import Event
@@ -122,24 +122,7 @@ def test_hand_dealt_of_others_is_redacted() -> None:
 # ---------------------------------------------------------------------------------------------------------------
 # Determinization
 # ---------------------------------------------------------------------------------------------------------------
-def random_positions(count: int, seed: int) -> list[Big2State]:
-    """Positions from random play (not over), across player counts and variants."""
-    rng = random.Random(seed)
-    variant_sets: list[tuple[str, ...]] = [(), ("taiwan",), ("standard-suits", "no-play-after-pass")]
-    out: list[Big2State] = []
-    while len(out) < count:
-        state = GAME.new_match(
-            rng.randrange(2, 5), opts(*rng.choice(variant_sets), deals=1), random.Random(rng.random())
-        )
-        for _ in range(rng.randrange(1, 40)):
-            if state.is_over:
-                break
-            seat = state.to_move
-            assert seat is not None
-            state.apply(seat, rng.choice(state.legal_actions()))
-        if not state.is_over:
-            out.append(state)
-    return out
+HIDDEN_VARIANT_SETS: list[tuple[str, ...]] = [(), ("taiwan",), ("standard-suits", "no-play-after-pass")]
 
 
 def check_sample(view: Big2View, sample: Big2State) -> None:
@@ -164,7 +147,7 @@ def check_sample(view: Big2View, sample: Big2State) -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_sample_state_agrees_with_the_view(seed: int) -> None:
-    for state in random_positions(40, seed):
+    for state in random_positions(40, seed, HIDDEN_VARIANT_SETS, steps=(1, 40)):
         for seat in range(state.players):
             view = state.view(seat)
             check_sample(view, sample_state(view, random.Random(seed)))
@@ -195,7 +178,7 @@ def swap_hidden(state: Big2State, viewer: int, rng: random.Random) -> Big2State:
 def test_sample_does_not_depend_on_the_hidden_truth(seed: int) -> None:
     rng = random.Random(seed)
     differed = 0
-    for state in random_positions(30, seed + 100):
+    for state in random_positions(30, seed + 100, HIDDEN_VARIANT_SETS, steps=(1, 40)):
         for viewer in range(state.players):
             twin = swap_hidden(state, viewer, rng)
             differed += twin.hands != state.hands
