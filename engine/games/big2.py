@@ -39,7 +39,6 @@ from engine.game import Game, GameState, MatchResult, Preset, Variant
 
 KINDS = ("single", "pair", "triple", "straight", "flush", "full_house", "four", "straight_flush", "dragon")
 FIVE_CARD_ORDER = ("straight", "flush", "full_house", "four", "straight_flush")
-RANK_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 RANK_PLURAL = ("3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "Jacks", "Queens", "Kings", "Aces", "2s")
 
 SUIT_ORDERS = {
@@ -65,19 +64,6 @@ class Big2Options:
     @property
     def lead_card(self) -> Card:
         return Card.parse(self.lead)
-
-    @property
-    def variant_keys(self) -> tuple[str, ...]:
-        keys = []
-        if self.suits == "standard":
-            keys.append("standard-suits")
-        if self.lead == "3C":
-            keys.append("taiwan")
-        if self.no_play_after_pass:
-            keys.append("no-play-after-pass")
-        if self.scoring == "pagat":
-            keys.append("pagat-scoring")
-        return tuple(keys)
 
 
 DEFAULT_OPTIONS = Big2Options()
@@ -149,7 +135,6 @@ STRAIGHTS: tuple[tuple[tuple[int, ...], int], ...] = tuple(
 )
 _STRAIGHT_BY_RANKS = {frozenset(ranks): (seq, top) for seq, (ranks, top) in enumerate(STRAIGHTS)}
 _FIVE_BASE = {kind: (i + 1) * 1000 for i, kind in enumerate(FIVE_CARD_ORDER)}
-_KIND_CODE = {kind: i for i, kind in enumerate(KINDS)}
 
 
 class Combo(NamedTuple):

@@ -54,18 +54,6 @@ class ChaseOptions:
     def dealer_action(self) -> ChaseAction:
         return ChaseAction.CUT if self.dealer_cuts else ChaseAction.SWAP
 
-    @property
-    def variant_keys(self) -> tuple[str, ...]:
-        base = PRESET_OPTIONS[self.preset]
-        keys = []
-        if self.high_card_pays:
-            keys.append("high-card-pays")
-        if base.on_honour and not self.on_honour:
-            keys.append("no-honour")
-        if not base.on_honour and self.on_honour:
-            keys.append("on-honour")
-        return tuple(keys)
-
 
 PRESET_OPTIONS = {
     "screw": ChaseOptions(preset="screw"),
@@ -357,10 +345,6 @@ class ChaseState(GameState):
         if self.winner is not None:
             return None
         return self.order[self.turn]
-
-    @property
-    def is_dealer_turn(self) -> bool:
-        return self.to_move == self.dealer
 
     def legal_actions(self) -> list[ChaseAction]:
         seat = self.to_move
