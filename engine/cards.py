@@ -11,14 +11,27 @@ Card(rank=<Rank.TEN: 10>, suit=<Suit.HEARTS: 'H'>)
 
 Rank *orders* differ by game, so a card knows its rank and suit but not how it compares: each game keeps its own
 ordering.
+
+Several decks and jokers: a card is a *value*, and two physical copies of the 5♠ (or four jokers) are equal. No
+rule tells two copies apart, so a hand, a pile or a view holds cards as a sequence (never a set, where copies
+would collapse), and "every card is somewhere exactly once" is checked as a multiset against :func:`deck`:
+
+>>> from collections import Counter
+>>> cards = deck(decks=2, jokers=4)
+>>> len(cards), Counter(cards)[JOKER], Counter(cards)[Card.parse("5S")]
+(108, 4, 2)
+>>> is_conserved([cards[:50], cards[50:]], cards)
+True
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
-from engine.errors import InvalidActionError
+from engine.errors import InvalidActionError, echo
 
 
 class Suit(Enum):
@@ -89,11 +102,13 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read a card from its text (``"10H"``, ``"TH"``, ``"A♠"``, ``"JK"``); raise InvalidActionError if bad."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"not a card: {echo(text)} (write e.g. 10H, QS, A♦, JK)")
         token = text.strip().upper()
         if token in ("JK", "JOKER"):
             return JOKER
         if len(token) < 2 or token[-1] not in _SUIT_BY_TEXT or token[:-1] not in _RANK_BY_TEXT:
-            raise InvalidActionError(f"not a card: {text!r} (write e.g. 10H, QS, A♦)")
+            raise InvalidActionError(f"not a card: {echo(text)} (write e.g. 10H, QS, A♦, JK)")
         return cls(_RANK_BY_TEXT[token[:-1]], _SUIT_BY_TEXT[token[-1]])
 
     def __str__(self) -> str:
@@ -125,7 +140,27 @@ JOKER = Card(Rank.JOKER, None)
 
 def parse_cards(text: str) -> list[Card]:
     """Read cards separated by spaces or commas: ``parse_cards("3D 10S AH")``."""
+    if not isinstance(text, str):
+        raise InvalidActionError(f"not a list of cards: {echo(text)} (write e.g. 3D 10S AH)")
     return [Card.parse(token) for token in text.replace(",", " ").split()]
+
+
+def sort_key(card: Card) -> tuple[int, str]:
+    """A fixed order for showing or encoding cards (by rank, Ace low, jokers first; then suit)."""
+    return int(card.rank), card.suit.value if card.suit is not None else ""
+
+
+def deck(decks: int = 1, jokers: int = 0) -> list[Card]:
+    """``decks`` standard decks and ``jokers`` jokers, in a fixed order (shuffle it with the table's RNG)."""
+    return standard_deck() * decks + [JOKER] * jokers
+
+
+def is_conserved(places: Iterable[Iterable[Card]], full: Iterable[Card]) -> bool:
+    """Every card of ``full`` is in exactly one of ``places``, as many times as ``full`` holds it (a multiset)."""
+    found: Counter[Card] = Counter()
+    for place in places:
+        found.update(place)
+    return found == Counter(full)
 
 
 def standard_deck(jokers: int = 0) -> list[Card]:

@@ -1,18 +1,39 @@
-"""What every game provides: a definition (options, players, rules text) and a state driven by actions."""
+"""What every game provides: one spec (options, players, bots, figures, rules text) and a state driven by actions.
+
+A game is written as two classes: a :class:`Game` (the definition, registered once in :mod:`engine.games`) and a
+:class:`GameState` (one match). ``Game[OptionsT, ViewT, ActionT]`` names the game's typed options, the view a seat
+gets, and its actions.
+"""
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
-from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, OptionError
+from engine.cards import Card
+from engine.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    NotYourTurnError,
+    OptionError,
+    SeatError,
+    echo,
+)
 from engine.events import Event
 
-Action = Any  # each game has its own action type; every one is hashable and has a text form via ``str``
+if TYPE_CHECKING:
+    from engine.bots import Bot
+
 OptionsT = TypeVar("OptionsT")
+ViewT = TypeVar("ViewT")
+ActionT = TypeVar("ActionT")
+Action = Any
+"""Any game's action, where the game is not known (a table, a session)."""
 
 
 @dataclass(frozen=True)
@@ -22,6 +43,10 @@ class Variant:
     key: str
     name: str
     description: str
+    excludes: tuple[str, ...] = ()
+    """Variants that contradict this one (the pair is refused, naming both)."""
+    presets: tuple[str, ...] = ()
+    """The presets this variant changes something for (empty: all of them); elsewhere it is refused."""
 
 
 @dataclass(frozen=True)
@@ -32,18 +57,73 @@ class Preset:
 
 
 @dataclass(frozen=True)
+class GameEntry:
+    """A registry key: a game and, for a game with presets, the preset the key stands for (``screw``, ``chase``)."""
+
+    key: str
+    game: Game[Any, Any, Any]
+    preset: str | None
+    title: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class MatchResult:
     winners: tuple[int, ...]
     scores: tuple[float, ...]
     """One figure per seat, higher is better (lives left, points...)."""
 
 
+@dataclass(frozen=True)
+class Scenario:
+    """A chosen start for a match, for tests, docs and puzzles: stacked decks, the first dealer, the standing.
+
+    ``decks`` are the deck orders of the first deals, each a permutation of the game's deck with the card dealt
+    first at index 0 (how a game deals from it is in its module's docstring); later deals are shuffled by the
+    table's RNG. ``dealer`` is the first dealer (default: drawn by lot). ``totals`` are the seats' starting totals
+    in the game's own terms (Screw/Chase: lives, the life on honour included, 0 for a seat that is out; Big Two:
+    points).
+
+    >>> from engine.registry import get_entry
+    >>> from engine.cards import parse_cards
+    >>> game = get_entry("screw").game
+    >>> hands = [parse_cards("2C"), parse_cards("9H"), parse_cards("KD")]
+    >>> order = game.deck_for(players=3, dealer=2, hands=hands)
+    >>> state = game.new_match(3, game.options("screw"), random.Random(0), Scenario(decks=(order,), dealer=2))
+    >>> [str(c) for c in state.zones()["hand 0"]], state.to_move
+    (['2C'], 0)
+    """
+
+    decks: tuple[tuple[Card, ...], ...] = ()
+    dealer: int | None = None
+    totals: tuple[int, ...] | None = None
+
+
+class Figures(Protocol):
+    """Game-specific figures for ``parlour simulate``: fed each finished match, then reported as JSON data."""
+
+    column: str
+    """The per-seat figure the plain-text table shows beside the wins."""
+
+    def add(self, state: GameState[Any, Any, Any], position: Sequence[int]) -> None:
+        """Count a finished match; seat ``s`` held line-up position ``position[s]``."""
+
+    def report(self) -> dict[str, Any]: ...
+
+
 @dataclass
-class GameState(ABC):
+class GameState(ABC, Generic[OptionsT, ViewT, ActionT]):
     """The full, authoritative state of one match. Changes only through :meth:`apply`."""
 
     players: int
     history: list[Event] = field(default_factory=list, init=False)
+    version: int = field(default=0, init=False)
+    """How many actions have been applied: the number a snapshot or a bot's decision is taken at."""
+    planned: list[tuple[Card, ...]] = field(default_factory=list, init=False)
+    """Deck orders still to be dealt from a :class:`Scenario` (first deal first)."""
+
+    action_types: ClassVar[tuple[type, ...]] = ()
+    """The classes this game's actions are instances of (anything else is refused before the rules see it)."""
 
     # -- what every state answers ------------------------------------------------------------------------------
     @property
@@ -52,20 +132,20 @@ class GameState(ABC):
         """The seat that must act now, or ``None`` when the match is over."""
 
     @abstractmethod
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[ActionT]:
         """Every action the seat to move may take now (empty when the match is over)."""
 
     @abstractmethod
-    def _apply(self, action: Action) -> list[Event]:
+    def _apply(self, action: ActionT) -> list[Event]:
         """Carry out a legal action for the seat to move and return the events it caused."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> Any:
-        """What ``seat`` may know now (``None``: a spectator)."""
+    def _view(self, seat: int | None) -> ViewT:
+        """What ``seat`` may know now (``None``: a spectator); ``seat`` has been checked."""
 
     @abstractmethod
-    def clone(self) -> GameState:
-        """An independent deep copy (the RNG included)."""
+    def clone(self) -> GameState[OptionsT, ViewT, ActionT]:
+        """An independent deep copy (the RNG included, of its own class and state)."""
 
     @property
     @abstractmethod
@@ -73,15 +153,50 @@ class GameState(ABC):
         """The outcome once the match is over."""
 
     @abstractmethod
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: str) -> ActionT:
         """Read an action from its text form; raise InvalidActionError when it is not one."""
+
+    @abstractmethod
+    def zones(self) -> dict[str, Sequence[Card]]:
+        """Where every card of the game is now, by place, for invariant checks: ``"hand S"`` for seat S's cards,
+        and the game's own names for the rest (``"deck"``, ``"discard"``, ``"played"``, ``"set aside"``)."""
+
+    @abstractmethod
+    def full_deck(self) -> list[Card]:
+        """Every card this match is played with (several decks and jokers counted as many times as they are in)."""
+
+    # -- seats and actions from outside ------------------------------------------------------------------------
+    def check_seat(self, seat: object, *, spectator: bool = False) -> int | None:
+        """``seat`` as a seat number of this table; SeatError if it is not one (``None`` only for a spectator)."""
+        if seat is None and spectator:
+            return None
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise SeatError(f"not a seat at this table: {echo(seat)} (seats are 0 to {self.players - 1})")
+        return seat
+
+    def view(self, seat: int | None) -> ViewT:
+        """What ``seat`` may know now (``None``: a spectator, who sees only what is public)."""
+        return self._view(self.check_seat(seat, spectator=True))
+
+    def coerce_action(self, action: object) -> ActionT:
+        """``action`` as one of this game's actions: text is read, an action object is checked, anything else is
+        refused with InvalidActionError."""
+        if isinstance(action, str):
+            return self.parse_action(action)
+        if self.action_types and isinstance(action, self.action_types):
+            self.validate_action(action)
+            return action  # type: ignore[return-value]
+        raise InvalidActionError(f"not an action of this game: {echo(action)}")
+
+    def validate_action(self, action: Any) -> None:
+        """Check the inside of an action object (its cards are cards...); InvalidActionError when it is garbage."""
 
     # -- check, then do ----------------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
         return self.to_move is None
 
-    def check(self, seat: int, action: Action) -> None:
+    def check(self, seat: int, action: ActionT) -> None:
         """Raise the error that :meth:`apply` would raise, without changing anything."""
         if self.is_over:
             raise GameOverError("the match is over")
@@ -90,18 +205,66 @@ class GameState(ABC):
         legal = self.legal_actions()
         if action not in legal:
             allowed = ", ".join(str(a) for a in legal)
-            raise IllegalActionError(f"{action} is not allowed now; you may: {allowed}")
+            raise IllegalActionError(f"{echo(str(action))} is not allowed now; you may: {echo(allowed)}")
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Check then do: apply ``action`` for ``seat`` and return the new events (appended to the history)."""
-        self.check(seat, action)
-        events = self._apply(action)
+    def apply(self, seat: int, action: object) -> list[Event]:
+        """Check then do: apply ``action`` for ``seat`` and return the new events (appended to the history).
+
+        Whatever ``seat`` and ``action`` are, a rejection raises a :class:`~engine.errors.ParlourError` and leaves
+        the state exactly as it was.
+        """
+        checked_seat = self.check_seat(seat)
+        assert checked_seat is not None
+        move = self.coerce_action(action)
+        self.check(checked_seat, move)
+        events = self._apply(move)
+        self.version += 1
         self.history.extend(events)
         return events
 
+    # -- dealing -----------------------------------------------------------------------------------------------
+    def next_deck(self, cards: list[Card], rng: random.Random) -> list[Card]:
+        """The deck for the next deal, dealt from index 0: a planned order from the scenario, else ``cards``
+        shuffled by ``rng``."""
+        if self.planned:
+            order = list(self.planned.pop(0))
+            if sorted(map(str, order)) != sorted(map(str, cards)):
+                raise OptionError("a planned deck must hold exactly the cards of the game's deck")
+            return order
+        deck = list(cards)
+        rng.shuffle(deck)
+        return deck
 
-class Game(ABC, Generic[OptionsT]):
-    """A game's definition: its name, its options and how to start a match."""
+    def _copy_base(self, other: GameState[OptionsT, ViewT, ActionT]) -> None:
+        """Copy what the base class keeps into ``other`` (a subclass's ``clone`` calls this)."""
+        other.history = list(self.history)
+        other.version = self.version
+        other.planned = list(self.planned)
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent RNG of the same class in the same state (an injected subclass keeps its own state).
+
+    Not ``copy.deepcopy``: ``Random.__reduce__`` rebuilds the copy by calling the class with no arguments and drops
+    the instance's own fields, so a subclass with a required argument or a field of its own would break.
+    """
+    cls = type(rng)
+    other = cls.__new__(cls)
+    if hasattr(rng, "__dict__"):
+        other.__dict__.update(copy.deepcopy(rng.__dict__))
+    other.setstate(rng.getstate())
+    return other
+
+
+BotFactory = Callable[["Game[Any, Any, Any]"], "Bot"]
+
+
+class Game(ABC, Generic[OptionsT, ViewT, ActionT]):
+    """A game's spec: its name, players, options, variants, simulate figures, rules text and wire classes.
+
+    Registered once, with its bots, in :mod:`engine.registry`; nothing else in the engine, the CLI or the UI
+    matches on its key.
+    """
 
     key: ClassVar[str]
     name: ClassVar[str]
@@ -109,6 +272,8 @@ class Game(ABC, Generic[OptionsT]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int]
+    view_type: ClassVar[type]
+    """The class of this game's views (the codec and the sessions use it)."""
 
     @property
     @abstractmethod
@@ -119,14 +284,63 @@ class Game(ABC, Generic[OptionsT]):
     def variants(self) -> Sequence[Variant]: ...
 
     @abstractmethod
+    def base_options(self, preset: str | None) -> OptionsT:
+        """The options of a preset (``None``: the default one); OptionError for an unknown preset."""
+
+    @abstractmethod
+    def with_variant(self, options: OptionsT, key: str) -> OptionsT:
+        """``options`` with one more variant switched on (its key already known to be one of :attr:`variants`)."""
+
     def options(self, preset: str | None = None, variants: Sequence[str] = ()) -> OptionsT:
-        """Build the typed options from a preset key and variant keys; raise OptionError on an unknown key."""
+        """Typed options from a preset key and variant keys.
+
+        OptionError for an unknown key, two variants that contradict each other, or a variant that changes
+        nothing under this preset; the message names both.
+        """
+        options = self.base_options(preset)
+        chosen: list[Variant] = []
+        known = {v.key: v for v in self.variants}
+        for raw in variants:
+            key = raw.strip().lower() if isinstance(raw, str) else raw
+            variant = known.get(key) if isinstance(key, str) else None
+            if variant is None:
+                raise OptionError(f"unknown variant {echo(raw)}; choose from: {', '.join(known)}")
+            if variant in chosen:
+                continue
+            for other in chosen:
+                if other.key in variant.excludes or variant.key in other.excludes:
+                    raise OptionError(f"the variants {other.key!r} and {variant.key!r} cannot be played together")
+            preset_key = self.preset_key(options)
+            if variant.presets and preset_key not in variant.presets:
+                raise OptionError(
+                    f"the variant {variant.key!r} changes nothing in the preset {preset_key!r}: "
+                    f"{self.preset_name(preset_key)} already plays that way"
+                )
+            chosen.append(variant)
+            options = self.with_variant(options, variant.key)
+        return options
+
+    def preset_key(self, options: OptionsT) -> str:
+        """The key of the preset ``options`` were built from."""
+        preset = getattr(options, "preset", None)
+        return preset if isinstance(preset, str) else self.presets[0].key
+
+    def preset_name(self, key: str) -> str:
+        return next((p.name for p in self.presets if p.key == key), key)
+
+    def useful_variants(self, preset: str | None) -> list[Variant]:
+        """The variants that may be chosen under ``preset`` (a menu shows these)."""
+        key = self.preset_key(self.base_options(preset))
+        return [v for v in self.variants if not v.presets or key in v.presets]
 
     @abstractmethod
-    def new_match(self, players: int, options: OptionsT, rng: random.Random) -> GameState: ...
+    def new_match(
+        self, players: int, options: OptionsT, rng: random.Random, scenario: Scenario | None = None
+    ) -> GameState[OptionsT, ViewT, ActionT]:
+        """A match for ``players`` under ``options``, its chance from ``rng`` (or from ``scenario``'s decks)."""
 
     @abstractmethod
-    def determinize(self, view: Any, rng: random.Random) -> GameState:
+    def determinize(self, view: ViewT, rng: random.Random) -> GameState[OptionsT, ViewT, ActionT]:
         """A full state consistent with everything in ``view``, every card the view does not show sampled.
 
         Built from the view alone, so a search bot using it cannot learn a hidden card.
@@ -134,8 +348,32 @@ class Game(ABC, Generic[OptionsT]):
 
     @abstractmethod
     def rules_summary(self, options: OptionsT | None = None) -> str:
-        """Markdown shown in the rules pane and by ``parlour rules``."""
+        """Markdown shown in the rules pane, by ``parlour rules`` and in ``docs/rules.md``."""
+
+    @abstractmethod
+    def figures(self) -> Figures:
+        """A fresh collector of this game's ``simulate`` figures."""
+
+    @abstractmethod
+    def codec_types(self) -> Sequence[type]:
+        """Every class of this game that crosses a wire: options, view, events, actions and what they hold.
+
+        Registered with the codec under :attr:`key` by :mod:`engine.registry`."""
+
+
+    def entries(self) -> tuple[GameEntry, ...]:
+        """The registry keys this game is played under (one per preset that has a name of its own)."""
+        return (GameEntry(self.key, self, None, self.name, self.aliases),)
+
+    def deck_for(
+        self, players: int, dealer: int, hands: Sequence[Sequence[Card]], rest: Sequence[Card] = ()
+    ) -> tuple[Card, ...]:
+        """A deck order (for a :class:`Scenario`) that deals seat ``s`` the cards ``hands[s]`` when ``dealer``
+        deals, with ``rest`` next in the deck, then every card not named."""
+        raise NotImplementedError(f"{self.name} has no deck_for helper")
 
     def check_players(self, players: int) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"the number of players must be a whole number, not {echo(players)}")
         if not self.min_players <= players <= self.max_players:
             raise OptionError(f"{self.name} takes {self.min_players} to {self.max_players} players, not {players}")

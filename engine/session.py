@@ -1,96 +1,93 @@
-"""A Session is all the UI knows of a table: what its seat sees, its legal actions, submit, and events.
+"""A Session is all a player's screen knows of a table: one seat's snapshot, submit, and that seat's events.
 
-:class:`LocalSession` is a table in this process; a network session (LAN play) implements the same protocol, so the
-UI does not change between the two.
+The same :class:`Session` protocol is met by a seat at a host in this process (:mod:`engine.lan.session`) and, over
+the LAN, by a network connection: the UI has one code path for both. A session can only ever act for its own seat
+and only ever receives what that seat may see.
+
+>>> from engine.lan.host import TableHost
+>>> from engine.table import Table
+>>> host = TableHost(Table.create("screw", players=3, seed=4, bots=[None, "easy", "easy"]))
+>>> session = host.connect(0)
+>>> snap = session.snapshot()
+>>> snap.seat, snap.version >= 0, snap.to_move is not None
+(0, True, True)
+>>> host.close()
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+from engine import codec
 from engine.events import Event
-from engine.game import Action
-from engine.games import GameEntry
-from engine.table import Table
+from engine.game import Action, GameEntry
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One seat's whole picture of the table at one moment."""
+
+    version: int
+    """How many actions the table has applied: a later snapshot has a higher number."""
+    seat: int | None
+    view: Any
+    """The game's view for this seat (a spectator's view for ``None``)."""
+    legal: tuple[Any, ...]
+    """What this seat may do now (empty when it is not this seat's turn)."""
+    to_move: int | None
+    over: bool
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What a session knows about its table from the start: the game, the rules in force and who sits where."""
+
+    key: str
+    """The game's registry key (``screw``, ``chase``, ``big2``...)."""
+    options: Any
+    names: tuple[str, ...]
+    bots: tuple[str | None, ...]
+    """Each seat's computer player level, or None for a person."""
+    seed: int | None
+    seat: int | None
+    """The seat this session plays (None: a spectator)."""
+
+
+codec.register("table", Snapshot, TableInfo)
 
 
 class Session(Protocol):
-    seat: int
-    entry: GameEntry
+    """One seat at a table, wherever the table runs."""
 
     @property
-    def names(self) -> tuple[str, ...]: ...
+    def info(self) -> TableInfo: ...
 
     @property
-    def options(self) -> Any: ...
+    def entry(self) -> GameEntry: ...
 
-    def view(self) -> Any: ...
-
-    def legal_actions(self) -> list[Action]: ...
-
-    def submit(self, action: Action) -> None: ...
-
-    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]: ...
-
-    @property
-    def is_my_turn(self) -> bool: ...
-
-    @property
-    def is_over(self) -> bool: ...
-
-    def bot_pending(self) -> bool:
-        """Is a computer player of *this* session to move (one the UI must let think)?"""
+    def snapshot(self) -> Snapshot:
+        """The seat's view, its legal actions and the version, all taken at one moment."""
         ...
 
-    def think(self) -> tuple[int, Action]: ...
-
-    def play(self, seat: int, action: Action) -> None: ...
-
-
-class LocalSession:
-    """One seat at a :class:`Table` in this process; the table's bots move when the UI lets them."""
-
-    def __init__(self, table: Table, seat: int) -> None:
-        self.table = table
-        self.seat = seat
-        self.entry = table.entry
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return self.table.names
-
-    @property
-    def options(self) -> Any:
-        return self.table.options
-
-    def view(self) -> Any:
-        return self.table.state.view(self.seat)
-
-    def legal_actions(self) -> list[Action]:
-        return self.table.state.legal_actions() if self.is_my_turn else []
-
     def submit(self, action: Action) -> None:
-        self.table.submit(self.seat, action)
+        """Play ``action`` for this session's seat; a rejection raises the typed ParlourError and changes nothing."""
+        ...
 
     def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
-        return self.table.subscribe(self.seat, callback)
+        """Send ``callback`` this seat's events (the history so far first), possibly from another thread; returns
+        the function that stops them."""
+        ...
 
-    @property
-    def is_my_turn(self) -> bool:
-        return self.table.state.to_move == self.seat
+    def hint(self) -> Action | None:
+        """What the game's strongest hint would play now for this seat (None: no hint). May take a second."""
+        ...
 
-    @property
-    def is_over(self) -> bool:
-        return self.table.state.is_over
+    def ready(self) -> None:
+        """This seat has seen the end of the round: the host may go on (its bots wait for every person)."""
+        ...
 
-    def bot_pending(self) -> bool:
-        return self.table.bot_to_move
-
-    def think(self) -> tuple[int, Action]:
-        """Safe to call off the UI thread: it reads the state and changes nothing."""
-        return self.table.think()
-
-    def play(self, seat: int, action: Action) -> None:
-        """Apply a bot's chosen action (on the UI thread)."""
-        self.table.submit(seat, action)
+    def close(self) -> None:
+        """Leave the table: no more events; a seat's bots no longer wait for it."""
+        ...

@@ -13,13 +13,13 @@ from dataclasses import asdict, is_dataclass
 from typing import Any
 
 from engine.errors import OptionError
-from engine.games import get_entry
-from engine.table import Table, match_options
+from engine.registry import get_entry
+from engine.table import Table, check_seed, match_options
 
 
 def seat_bots(bots: Sequence[str], players: int) -> list[str]:
     """One difficulty per seat: a single name is used for every seat, otherwise there must be one per seat."""
-    names = [b.strip().lower() for b in bots if b.strip()]
+    names = [b.strip().lower() for b in bots if isinstance(b, str) and b.strip()]
     if len(names) == 1:
         return names * players
     if len(names) != players:
@@ -43,18 +43,16 @@ def simulate(
     With ``rotate``, match ``i`` seats the bots turned ``i`` places round the table, so each bot plays every seat
     equally often; the per-seat figures are then per *line-up position* (the order of ``bots``).
     """
-    if games < 1:
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionError("--games must be at least 1")
+    check_seed(seed)
     entry = get_entry(game)
     entry.game.check_players(players)
     levels = seat_bots(bots, players)
     options = match_options(entry, preset, variants, deals)
     wins = [0.0] * players
     score_sums = [0.0] * players
-    hands_in = [0] * players
-    pays = [0] * players
-    lives_paid = [0] * players
-    hands = 0
+    figures = entry.game.figures()
     started = time.perf_counter()
     for index in range(games):
         shift = index % players if rotate else 0
@@ -77,18 +75,7 @@ def simulate(
             wins[position[seat]] += 1 / len(result.winners)  # a shared win is shared
         for seat, score in enumerate(result.scores):
             score_sums[position[seat]] += score
-        for event in table.state.history:
-            kind = type(event).__name__
-            if kind == "HandStarted":
-                hands += 1
-                for seat in event.seats:  # type: ignore[attr-defined]
-                    hands_in[position[seat]] += 1
-            elif kind == "Paid":
-                pays[position[event.seat]] += 1  # type: ignore[attr-defined]
-                lives_paid[position[event.seat]] += event.amount  # type: ignore[attr-defined]
-            elif kind == "DealOver":
-                hands += 1
-                hands_in[position[event.winner]] += 1  # type: ignore[attr-defined]
+        figures.add(table.state, position)
     seconds = time.perf_counter() - started
     seats = [
         {
@@ -100,35 +87,10 @@ def simulate(
         }
         for seat in range(players)
     ]
-    stats: dict[str, Any] = {"rotated": rotate}
-    if entry.game.key == "big2":
-        stats |= {
-            "deals": hands,
-            "score": "match points (running total)",
-            "seats": [
-                {"seat": seat, "deals_won": hands_in[seat], "deal_win_rate": round(hands_in[seat] / hands, 4)}
-                for seat in range(players)
-            ],
-        }
-    if entry.game.key == "chase":
-        stats |= {
-            "hands": hands,
-            "hands_per_game": round(hands / games, 3),
-            "score": "opponents outlasted",
-            "seats": [
-                {
-                    "seat": seat,
-                    "hands_played": hands_in[seat],
-                    "paid": pays[seat],
-                    "pays_per_hand": round(pays[seat] / hands_in[seat], 4) if hands_in[seat] else 0.0,
-                    "lives_paid": lives_paid[seat],
-                }
-                for seat in range(players)
-            ],
-        }
+    stats: dict[str, Any] = {"rotated": rotate} | figures.report()
     return {
         "game": entry.key,
-        "options": asdict(options) if is_dataclass(options) else str(options),
+        "options": asdict(options) if is_dataclass(options) and not isinstance(options, type) else str(options),
         "players": players,
         "games": games,
         "seed": seed,

@@ -4,47 +4,78 @@
 >>> log = []
 >>> _ = table.subscribe(0, log.append)
 >>> table.run()
->>> table.state.is_over and any(type(e).__name__ == "MatchOver" for e in log)
-True
+>>> table.state.is_over and type(log[-1]).__name__
+'MatchOver'
+
+Events reach every subscriber in the order of the history, each exactly once, even when a subscriber submits an
+action from inside its callback (those events are delivered after the current one has reached everybody). A
+subscriber that raises is logged and skipped; the others still get the event, and the action stays applied.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.bots import Bot, make_bot
-from engine.errors import IllegalActionError, OptionError
+from engine.bots import Bot, decision_rng
+from engine.errors import IllegalActionError, OptionError, echo
 from engine.events import Event
-from engine.game import Action, Game, GameState
-from engine.games import GameEntry, get_entry
+from engine.game import Action, Game, GameEntry, GameState, Scenario
+from engine.registry import get_entry, hint_level, make_bot
 
 Subscriber = Callable[[Event], None]
+log = logging.getLogger("parlour.table")
+
+MAX_SEED = 2**63 - 1
 
 
 @dataclass
 class SeatInfo:
     name: str
+    level: str | None = None
+    """The computer player's level, or None for a person (at this screen or across the LAN)."""
     bot: Bot | None = None
-    """None for a person (at this screen or across the LAN)."""
 
     @property
     def is_bot(self) -> bool:
         return self.bot is not None
 
 
+def check_seed(seed: object) -> int:
+    """A table seed: a whole number from 0 (a negative seed would deal what its positive twin deals)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"a seed is a whole number from 0 to {MAX_SEED}, not {echo(seed)}")
+    return seed
+
+
 class Table:
-    def __init__(self, entry: GameEntry, options: Any, seats: Sequence[SeatInfo], seed: int) -> None:
+    def __init__(
+        self,
+        entry: GameEntry,
+        options: Any,
+        seats: Sequence[SeatInfo],
+        seed: int,
+        scenario: Scenario | None = None,
+    ) -> None:
         self.entry = entry
-        self.game: Game = entry.game
+        self.game: Game[Any, Any, Any] = entry.game
         self.options = options
         self.seats = list(seats)
-        self.seed = seed
-        self.state: GameState = self.game.new_match(len(self.seats), options, random.Random(seed))
+        self.seed = check_seed(seed)
+        self.state: GameState[Any, Any, Any] = self.game.new_match(
+            len(self.seats), options, random.Random(seed), scenario
+        )
         self._subscribers: list[tuple[int | None, Subscriber]] = []
+        self._queue: deque[Event] = deque()
+        self._published = len(self.state.history)
+        """How many events of the history have started their delivery."""
+        self._delivering = False
+        self.subscriber_errors = 0
 
     @classmethod
     def create(
@@ -57,43 +88,81 @@ class Table:
         preset: str | None = None,
         variants: Sequence[str] = (),
         deals: int | None = None,
+        scenario: Scenario | None = None,
     ) -> Table:
         """A table for ``game`` (key or alias); ``bots[i]`` is seat i's difficulty, or None for a person."""
         entry = get_entry(game)
         entry.game.check_players(players)
+        check_seed(seed)
         options = match_options(entry, preset, variants, deals)
         levels = list(bots) + [None] * (players - len(bots))
+        if len(levels) > players:
+            raise OptionError(f"{len(levels)} bots for {players} players")
         seats = []
         for seat in range(players):
             level = levels[seat]
-            bot = make_bot(entry.game, level, random.Random(f"{seed}/bot/{seat}")) if level else None
+            bot = make_bot(entry.game, level) if level else None
             name = names[seat] if seat < len(names) else default_name(seat, level)
-            seats.append(SeatInfo(name=name, bot=bot))
-        return cls(entry, options, seats, seed)
+            seats.append(SeatInfo(name=name, level=level.strip().lower() if level else None, bot=bot))
+        return cls(entry, options, seats, seed, scenario)
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(seat.name for seat in self.seats)
 
+    # -- events out ------------------------------------------------------------------------------------------------
     def subscribe(self, seat: int | None, callback: Subscriber, replay: bool = True) -> Callable[[], None]:
         """Send ``callback`` every event as ``seat`` may see it (the history so far first, if ``replay``)."""
-        entry = (seat, callback)
-        self._subscribers.append(entry)
-        if replay:
-            for event in self.state.history:
-                seen = event.for_seat(seat)
-                if seen is not None:
-                    callback(seen)
-        return lambda: self._subscribers.remove(entry)
+        watcher = self.state.check_seat(seat, spectator=True)
+        entry = (watcher, callback)
+        # While the history is replayed, an action the callback submits is only queued: it is delivered (to this
+        # subscriber too) once the replay is done and the subscriber is in the list, so the order holds.
+        outer = self._delivering
+        self._delivering = True
+        try:
+            if replay:
+                for event in self.state.history[: self._published]:
+                    seen = event.for_seat(watcher)
+                    if seen is not None:
+                        callback(seen)
+            self._subscribers.append(entry)
+        finally:
+            self._delivering = outer
+        if not outer and self._queue:
+            self._publish(())
 
-    def submit(self, seat: int, action: Action) -> list[Event]:
+        def unsubscribe() -> None:
+            if entry in self._subscribers:
+                self._subscribers.remove(entry)
+
+        return unsubscribe
+
+    def _publish(self, events: Sequence[Event]) -> None:
+        self._queue.extend(events)
+        if self._delivering:
+            return  # a subscriber submitted from its callback: the loop below delivers these in turn
+        self._delivering = True
+        try:
+            while self._queue:
+                event = self._queue.popleft()
+                self._published += 1
+                for watcher, callback in list(self._subscribers):
+                    seen = event.for_seat(watcher)
+                    if seen is None:
+                        continue
+                    try:
+                        callback(seen)
+                    except Exception:
+                        self.subscriber_errors += 1
+                        log.exception("a subscriber of seat %s failed on %s", watcher, type(event).__name__)
+        finally:
+            self._delivering = False
+
+    # -- actions in ------------------------------------------------------------------------------------------------
+    def submit(self, seat: int, action: object) -> list[Event]:
         """Apply ``action`` for ``seat`` (errors leave everything as it was) and publish the events."""
         events = self.state.apply(seat, action)
-        for event in events:
-            for watcher, callback in list(self._subscribers):
-                seen = event.for_seat(watcher)
-                if seen is not None:
-                    callback(seen)
+        self._publish(events)
         return events
 
     @property
@@ -102,13 +171,36 @@ class Table:
         return seat is not None and self.seats[seat].is_bot
 
     def think(self) -> tuple[int, Action]:
-        """The bot to move picks its action from its own view (nothing is changed)."""
+        """The bot to move picks its action from its own view. Changes nothing: the bot's RNG is made for this
+        decision from the seed, the seat and the number of actions so far, so asking twice gives the same answer."""
         seat = self.state.to_move
         if seat is None or self.seats[seat].bot is None:
             raise IllegalActionError("no computer player is to move")
+        return seat, self.decide(seat, self.state.view(seat), self.state.legal_actions(), self.state.version)
+
+    def decide(
+        self,
+        seat: int,
+        view: Any,
+        legal: Sequence[Action],
+        version: int,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> Action:
+        """What the bot at ``seat`` plays from ``view`` at the moment ``version`` (thread-safe: reads no state).
+
+        With ``cancelled``, the decision stops with DecisionCancelled soon after it says yes."""
         bot = self.seats[seat].bot
-        assert bot is not None
-        return seat, bot.choose(self.state.view(seat), self.state.legal_actions())
+        if bot is None:
+            raise IllegalActionError(f"seat {seat} is not a computer player")
+        return bot.choose(view, legal, decision_rng(self.seed, seat, version, cancelled=cancelled))
+
+    def hint(self, seat: int, view: Any, legal: Sequence[Action], version: int) -> Action | None:
+        """What the game's hint level would play for ``seat`` (None when the game gives no hints)."""
+        level = hint_level(self.game)
+        if level is None or not legal:
+            return None
+        bot = make_bot(self.game, level)
+        return bot.choose(view, legal, decision_rng(self.seed, seat, version, "hint"))
 
     def step_bot(self) -> list[Event]:
         seat, action = self.think()
@@ -129,7 +221,7 @@ def match_options(entry: GameEntry, preset: str | None, variants: Sequence[str],
     if deals is not None:
         if not hasattr(options, "deals"):
             raise OptionError(f"{entry.title} is not played in a fixed number of deals")
-        if deals < 1:
+        if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
             raise OptionError("a match needs at least 1 deal")
         options = dataclasses.replace(options, deals=deals)
     return options

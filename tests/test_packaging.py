@@ -58,3 +58,14 @@ def test_ruff_is_clean() -> None:
     ruff = Path(sys.executable).parent / "ruff"
     result = subprocess.run([str(ruff), "check", str(ROOT)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    """The Quick start's test command is what CI runs (.ci/run), so a fresh machine and CI agree."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    commands = [line for line in quick_start.splitlines() if line.startswith("python3 -m venv")]
+    assert len(commands) == 2, commands  # one runs the app, one runs the tests
+    (test_command,) = [c for c in commands if "pytest" in c]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert [line for line in ci if line.startswith("python3")] == [test_command]

@@ -1,10 +1,16 @@
-"""The Parlour app: the main menu, or straight to a table for a given configuration."""
+"""The Parlour app: the main menu, or straight to a table for a given configuration.
+
+The app is the only part of the UI that sets up tables: it builds a host for the table (which runs the computer
+players) and gives the screen a session for your seat. Screens ask for a new game, a replay of the setup or the
+menu by posting messages (:mod:`tui.messages`), so no screen imports the app.
+"""
 
 from __future__ import annotations
 
 import secrets
+import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -14,16 +20,18 @@ from textual.screen import Screen
 
 import tui
 from engine.errors import ParlourError
-from engine.games import get_entry
-from engine.session import LocalSession
+from engine.lan.host import TableHost
+from engine.registry import get_entry
 from engine.table import Table
-from tui.screens.big2_table import Big2TableScreen
+from tui.games import screen_class
+from tui.messages import MainMenu, PlayAgain, PlayConfig, StartGame
 from tui.screens.menu import MenuScreen
 from tui.screens.session_screen import SessionScreen
-from tui.screens.table import TableScreen
 
-TABLE_GAMES = frozenset({"chase", "big2"})
-"""Games (by ``Game.key``) this UI has a table screen for."""
+__all__ = ["ParlourApp", "PlayConfig", "styles_dir"]
+
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread may run before Python offers the interpreter to another (the default is 0.005)."""
 STYLE_FILES = ("base.tcss", "menu.tcss", "table.tcss", "big2.tcss", "dialogs.tcss")
 
 
@@ -34,17 +42,6 @@ def styles_dir() -> Path:
         if candidate.is_dir():
             return candidate
     return package / "styles"
-
-
-@dataclass(frozen=True)
-class PlayConfig:
-    game: str = "screw"
-    players: int = 5
-    seed: int | None = None
-    preset: str | None = None
-    variants: tuple[str, ...] = ()
-    difficulty: str = "medium"
-    name: str = "You"
 
 
 def new_seed() -> int:
@@ -62,12 +59,25 @@ class ParlourApp(App[None]):
         self.pace = pace
         self.config: PlayConfig | None = None
         """The configuration of the table in play (its seed filled in)."""
+        self.host: TableHost | None = None
+        """The host of the table in play: it runs the computer players."""
 
     def on_mount(self) -> None:
+        # The computer players think on the host's thread. Python hands the interpreter between threads every
+        # 5 ms by default, so each step of the UI could wait that long behind a thinking bot: keys, drawing and
+        # quitting felt sluggish. A shorter interval keeps the screen responsive for a small cost in bot speed.
+        sys.setswitchinterval(SWITCH_INTERVAL)
         if self.start_config is not None:
             self.start_game(self.start_config)
         else:
             self.push_screen(MenuScreen())
+
+    def on_unmount(self) -> None:
+        self._close_table()
+
+    async def action_quit(self) -> None:
+        self._close_table()  # the bots stop at once; a decision in progress is dropped
+        self.exit()
 
     def start_game(self, config: PlayConfig) -> SessionScreen | None:
         """Open a table for ``config`` (a random seed if it has none) in place of the current screen.
@@ -78,8 +88,7 @@ class ParlourApp(App[None]):
         players = config.players
         try:
             entry = get_entry(config.game)
-            if entry.game.key not in TABLE_GAMES:
-                raise ParlourError(f"{entry.title} cannot be played at this screen yet")
+            screen_type = screen_class(entry)
             table = Table.create(
                 config.game,
                 players=players,
@@ -90,18 +99,20 @@ class ParlourApp(App[None]):
                 variants=config.variants,
             )
         except ParlourError as err:
-            self.notify(str(err), severity="error", timeout=8)
+            self.notify(str(err), severity="error", timeout=8, markup=False)
             self._show_screen(MenuScreen())
             return None
+        self._close_table()
         self.config = replace(config, seed=seed)
-        session = LocalSession(table, seat=0)
-        screen: SessionScreen
-        if entry.game.key == "big2":
-            screen = Big2TableScreen(session, seed=seed, pace=self.pace)
-        else:
-            screen = TableScreen(session, seed=seed, pace=self.pace)
+        self.host = TableHost(table, pace=self.pace)
+        screen = screen_type(self.host.connect(0))
         self._show_screen(screen)
         return screen
+
+    def _close_table(self) -> None:
+        if self.host is not None:
+            self.host.close()
+            self.host = None
 
     def play_again(self) -> None:
         """The same table setup with a new seed."""
@@ -109,8 +120,21 @@ class ParlourApp(App[None]):
         self.start_game(replace(base, seed=None))
 
     def main_menu(self) -> None:
+        self._close_table()
         base = self.config or self.start_config or PlayConfig()
         self._show_screen(MenuScreen(base.game, base.players, base.difficulty, base.name))
+
+    def on_start_game(self, message: StartGame) -> None:
+        message.stop()
+        self.start_game(message.config)
+
+    def on_play_again(self, message: PlayAgain) -> None:
+        message.stop()
+        self.play_again()
+
+    def on_main_menu(self, message: MainMenu) -> None:
+        message.stop()
+        self.main_menu()
 
     def _show_screen(self, screen: Screen[None]) -> None:
         # Close any dialogs above the current screen, then swap it (the default screen stays at the bottom).
@@ -123,15 +147,7 @@ class ParlourApp(App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        if isinstance(screen, TableScreen):
-            yield SystemCommand("Stay", "Keep your card (s)", screen.action_stay)
-            yield SystemCommand("Trade", "Trade cards with the player to your left (t)", screen.action_trade)
-            yield SystemCommand(screen.deck_label, "Dealer only (d)", screen.action_deck)
-        if isinstance(screen, Big2TableScreen):
-            yield SystemCommand("Play", "Play the selected cards (Enter)", screen.action_play)
-            yield SystemCommand("Pass", "Pass this turn (x)", screen.action_pass_turn)
-            yield SystemCommand("Hint", "Select what the hard computer player would play (h)", screen.action_hint)
-            yield SystemCommand("Sort hand", "By rank or by suit (o)", screen.action_sort)
         if isinstance(screen, SessionScreen):
+            yield from screen.commands()
             yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
         yield SystemCommand("New game", "Back to the main menu to start a new game", self.main_menu)

@@ -1,4 +1,8 @@
-"""The ``parlour`` command. Bad arguments print a usage message and exit with status 2; no traceback ever."""
+"""The ``parlour`` command. Bad arguments print a usage message and exit with status 2; no traceback ever.
+
+Everything it knows about games comes from the registry (:mod:`engine.games`): their keys, aliases, presets,
+variants, computer players and ``simulate`` figures. Nothing here matches on a game's key.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +10,25 @@ import argparse
 import json
 import os
 import sys
+import textwrap
+import unicodedata
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TextIO
 
 from engine import __version__
-from engine.bots import DIFFICULTIES
-from engine.errors import ParlourError
-from engine.games import ENTRIES, get_entry
+from engine.errors import OptionError, ParlourError
+from engine.game import Game
+from engine.registry import ENTRIES, GAMES, difficulties, get_entry
 from engine.simulate import simulate
+from engine.table import check_seed
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 GAMES_HELP = ", ".join(f"{e.key} ({e.title})" for e in ENTRIES)
+NAME_LIMIT = 24
+"""The longest player name, in characters."""
+NEEDS_TERMINAL = "parlour: the game needs a terminal"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,11 +39,90 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+# -- argument types: a bad value is refused by argparse with its message and status 2 ------------------------------
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+
+
+def at_least_one(text: str) -> int:
+    """A count (players, games, deals): a whole number from 1."""
+    value = _whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1, not {value}")
+    return value
+
+
+def seed_number(text: str) -> int:
+    """A seed: a whole number from 0 (a negative seed would deal what its positive twin deals)."""
+    try:
+        return check_seed(_whole_number(text))
+    except OptionError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+# Zero-width joiners hold emoji sequences together; every other format character (bidi overrides...) is refused.
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def _is_control(char: str) -> bool:
+    category = unicodedata.category(char)
+    if char in _JOINERS:
+        return False
+    return category in ("Cc", "Cf", "Cs", "Zl", "Zp")
+
+
+def player_name(text: str) -> str:
+    """A name shown at the table: plain text of 1 to NAME_LIMIT characters, no control characters.
+
+    Characters that mean something to Textual's markup (``[b]``) are allowed: the UI shows names as plain text.
+    """
+    name = text.strip()
+    if not name:
+        raise argparse.ArgumentTypeError("a name needs at least one character other than spaces")
+    bad = next((c for c in name if _is_control(c)), None)
+    if bad is not None:
+        raise argparse.ArgumentTypeError(f"a name may not hold control characters such as {bad!a}")
+    if len(name) > NAME_LIMIT:
+        raise argparse.ArgumentTypeError(f"a name is at most {NAME_LIMIT} characters, not {len(name)}")
+    return name
+
+
 def _variants(values: Sequence[str] | None) -> tuple[str, ...]:
     out: list[str] = []
     for value in values or ():
         out.extend(v for v in value.split(",") if v)
     return tuple(out)
+
+
+# -- help texts from the registry ----------------------------------------------------------------------------------
+def _levels() -> list[str]:
+    """Every computer player level of any game, weakest first."""
+    levels: list[str] = []
+    for game in GAMES:
+        levels.extend(level for level in difficulties(game) if level not in levels)
+    return levels
+
+
+def _presets_help() -> str:
+    """The presets of the games that have a choice of them (a game with one preset has nothing to choose)."""
+    choices = [f"{' or '.join(p.key for p in game.presets)} for {game.name}" for game in GAMES if len(game.presets) > 1]
+    return "; ".join(choices) or "none"
+
+
+def games_epilog() -> str:
+    """What ``parlour play --help`` lists under the options: each game, its house rules and its levels."""
+    lines = ["games, their house rules (--variant KEY; repeat it or separate keys with commas) and levels:"]
+    wrap = textwrap.TextWrapper(width=100, initial_indent=" " * 6, subsequent_indent=" " * 8)
+    for entry in ENTRIES:
+        also = f"; also {', '.join(entry.aliases)}" if entry.aliases else ""
+        lines.append(f"  {entry.key} ({entry.title}{also})")
+        for variant in entry.game.useful_variants(entry.preset):
+            lines.extend(wrap.wrap(f"{variant.key}: {variant.description}"))
+        lines.append(f"      computer players: {', '.join(difficulties(entry.game))}")
+    return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,48 +132,70 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"parlour {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    presets = _presets_help()
+    levels = _levels()
 
-    play = sub.add_parser("play", help="play a game against computer opponents")
+    play = sub.add_parser(
+        "play",
+        help="play a game against computer opponents",
+        epilog=games_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     play.add_argument("game", metavar="GAME", help=f"one of: {GAMES_HELP}")
-    play.add_argument("--players", type=int, help="number of players, you included")
-    play.add_argument("--seed", type=int, help="seed for the deal (same seed, same cards)")
-    play.add_argument("--preset", help="house rules preset (screw or chase)")
+    play.add_argument("--players", type=at_least_one, help="number of players, you included")
+    play.add_argument(
+        "--seed", type=seed_number, help="seed for the deal, a whole number from 0 (same seed, same cards)"
+    )
+    play.add_argument("--preset", help=f"house rules preset ({presets}); the game key already implies one")
     play.add_argument("--variant", action="append", metavar="V", help="a variant key; repeat for several")
-    play.add_argument("--difficulty", default="medium", choices=DIFFICULTIES, help="the computer players' level")
-    play.add_argument("--name", default="You", help="your name at the table")
+    play.add_argument("--difficulty", default="medium", choices=levels, help="the computer players' level")
+    play.add_argument(
+        "--name", default="You", type=player_name, help=f"your name at the table (at most {NAME_LIMIT} characters)"
+    )
 
     rules = sub.add_parser("rules", help="print the rules summary of a game")
     rules.add_argument("game", metavar="GAME", nargs="?", help=f"one of: {GAMES_HELP} (default: all)")
-    rules.add_argument("--preset", help="house rules preset")
+    rules.add_argument("--preset", help=f"house rules preset ({presets})")
     rules.add_argument("--variant", action="append", metavar="V", help="a variant key; repeat for several")
 
     sim = sub.add_parser("simulate", help="let bots play each other headless and print the figures")
     sim.add_argument("game", metavar="GAME", help=f"one of: {GAMES_HELP}")
-    sim.add_argument("--players", type=int, required=True, help="number of players")
-    sim.add_argument("--games", type=int, required=True, help="number of matches to play")
-    sim.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    sim.add_argument("--bots", default="medium", help="difficulty per seat, comma-separated (one name: every seat)")
-    sim.add_argument("--preset", help="house rules preset")
+    sim.add_argument("--players", type=at_least_one, required=True, help="number of players")
+    sim.add_argument("--games", type=at_least_one, required=True, help="number of matches to play")
+    sim.add_argument("--seed", type=seed_number, default=0, help="base seed, a whole number from 0 (default 0)")
+    sim.add_argument(
+        "--bots", default="medium", help=f"level per seat ({', '.join(levels)}), comma-separated; one: every seat"
+    )
+    sim.add_argument("--preset", help=f"house rules preset ({presets})")
     sim.add_argument("--variant", action="append", metavar="V", help="a variant key; repeat for several")
-    sim.add_argument("--deals", type=int, help="deals per match, for games played in deals (Big Two)")
+    sim.add_argument("--deals", type=at_least_one, help="deals per match, for games played in deals (Big Two)")
     sim.add_argument("--rotate", action="store_true", help="turn the line-up one seat round the table each match")
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     return parser
 
 
+# -- running -------------------------------------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        if args.command == "rules":
-            return _rules(args)
-        if args.command == "simulate":
-            return _simulate(args)
-        return _play(args)
-    except ParlourError as err:
-        parser.print_usage(sys.stderr)
-        print(f"parlour: error: {err}", file=sys.stderr)
-        return 2
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        try:
+            if args.command == "rules":
+                code = _rules(args)
+            elif args.command == "simulate":
+                code = _simulate(args)
+            else:
+                code = _play(args)
+        except ParlourError as err:
+            parser.print_usage(sys.stderr)
+            print(f"parlour: error: {err}", file=sys.stderr)
+            return 2
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return code
+    except BrokenPipeError:
+        # The reader went away (`parlour rules | head -1`): nothing left to say to anybody.
+        _silence_stdout()
+        return 0
     except KeyboardInterrupt:
         return 130
     except Exception as err:  # the last line of defence: a user never sees a traceback
@@ -90,19 +205,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's last flush has nowhere to fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's capture): nothing to silence
+        pass
+
+
 def _rules(args: argparse.Namespace) -> int:
+    variants = _variants(args.variant)
+    if args.game is None and (args.preset or variants):
+        raise OptionError("--preset and --variant need a GAME: parlour rules GAME --variant V")
     entries = [get_entry(args.game)] if args.game else list(ENTRIES)
     texts = []
     for entry in entries:
-        options = entry.game.options(args.preset or entry.preset, _variants(args.variant))
+        options = entry.game.options(args.preset or entry.preset, variants)
         texts.append(entry.game.rules_summary(options))
     print("\n".join(texts), end="")
     return 0
 
 
+def _figure(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"{'-' if value is None else value!s:>15}"
+    return f"{value:>15.3f}"
+
+
 def _simulate(args: argparse.Namespace) -> int:
+    entry = get_entry(args.game)
     report = simulate(
-        args.game,
+        entry.key,
         players=args.players,
         games=args.games,
         seed=args.seed,
@@ -115,30 +250,69 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return 0
+    column = entry.game.figures().column
     print(f"{report['game']}: {report['games']} games, {report['players']} players, seed {report['seed']}")
     print(f"{report['seconds']:.2f} s, {report['games_per_second']} games/s")
     stats = {s["seat"]: s for s in report["stats"].get("seats", [])}
-    extra = "pays_per_hand" if report["game"] in ("screw", "chase") else "deal_win_rate"
-    header = f"{'seat':>4}  {'bot':<8}{'wins':>8}{'win %':>8}{'mean score':>12}{extra.replace('_', ' '):>15}"
-    print(header)
+    print(f"{'seat':>4}  {'bot':<8}{'wins':>8}{'win %':>8}{'mean score':>12}{column.replace('_', ' '):>15}")
     for seat in report["seats"]:
         line = f"{seat['seat']:>4}  {seat['bot']:<8}{seat['wins']:>8g}{100 * seat['win_rate']:>7.1f}%"
-        line += f"{seat['mean_score']:>12.3f}{stats[seat['seat']][extra]:>15.3f}"
+        line += f"{seat['mean_score']:>12.3f}{_figure(stats.get(seat['seat'], {}).get(column))}"
         print(line)
     return 0
 
 
+def terminal_problem(stdin: TextIO | None = None, stdout: TextIO | None = None) -> str | None:
+    """Why the full-screen app cannot run here (None: it can). Asked before Textual is imported.
+
+    ``TEXTUAL_DRIVER`` set (``textual serve``, a web driver) means the caller chose a driver that needs no terminal.
+    """
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return None
+    streams = ((stdin or sys.stdin, "standard input"), (stdout or sys.stdout, "standard output"))
+    for stream, what in streams:
+        try:
+            is_terminal = stream is not None and stream.isatty()
+        except (ValueError, OSError, AttributeError):  # closed or not a file
+            is_terminal = False
+        if not is_terminal:
+            return f"{what} is not a terminal (`parlour rules` and `parlour simulate` print plain text)"
+    return None
+
+
+def run_app(app: App[Any], *, headless: bool = False) -> int:
+    """Run the app to its end; its exit status (Textual sets 1 when the app crashed)."""
+    app.run(headless=headless)
+    code = app.return_code
+    return code if code else 0
+
+
+def _check_level(game: Game[Any, Any, Any], level: str) -> None:
+    levels = difficulties(game)
+    if level not in levels:
+        raise OptionError(f"{game.name} has no {level!r} computer player; choose one of: {', '.join(levels)}")
+
+
 def _play(args: argparse.Namespace) -> int:
     if args.command is None:
+        problem = terminal_problem()
+        if problem:
+            print(f"{NEEDS_TERMINAL}: {problem}", file=sys.stderr)
+            return 2
         from tui.app import ParlourApp
 
-        ParlourApp().run()
-        return 0
+        return run_app(ParlourApp())
+    # Everything that can be wrong with the arguments is found before the screen is taken over.
     entry = get_entry(args.game)
     players = args.players if args.players is not None else entry.game.default_players
     entry.game.check_players(players)
     variants = _variants(args.variant)
-    entry.game.options(args.preset or entry.preset, variants)  # fail here, before the screen is taken over
+    entry.game.options(args.preset or entry.preset, variants)
+    _check_level(entry.game, args.difficulty)
+    problem = terminal_problem()
+    if problem:
+        print(f"{NEEDS_TERMINAL}: {problem}", file=sys.stderr)
+        return 2
     from tui.app import ParlourApp, PlayConfig
 
     config = PlayConfig(
@@ -150,8 +324,7 @@ def _play(args: argparse.Namespace) -> int:
         difficulty=args.difficulty,
         name=args.name,
     )
-    ParlourApp(start=config).run()
-    return 0
+    return run_app(ParlourApp(start=config))
 
 
 def run() -> None:

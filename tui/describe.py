@@ -1,11 +1,17 @@
-"""Events in plain words, as the event log shows them.
+"""Screw Your Neighbor / Chase the Ace in plain words: the event log's lines and the seats' "what it did".
 
+The engine's events and views carry data (seats, cards, codes); the words a player reads are made here.
 ``describe(event, names, me)`` is pure: it reads only the event (as the seat ``me`` received it, maybe redacted),
-the seat names and, when given, the table's options. ``None`` means the event is not worth a line.
+the seat names and, when given, the table's options and the pot. ``None`` means the event is not worth a line.
 
 >>> from engine.games.chase import Stayed
 >>> describe(Stayed(seat=1), ("You", "Ana"), me=0)
 'Ana stayed'
+>>> from engine.match import RoundStarted
+>>> describe(RoundStarted(round=2, dealer=0, seats=(1, 0)), ("You", "Ana"), me=0)
+'Hand 2 — you deal'
+>>> acted_text(Acted.TRADED_WITH)
+'was traded with'
 """
 
 from __future__ import annotations
@@ -16,20 +22,42 @@ from typing import Any
 from engine.cards import Card
 from engine.events import Event
 from engine.games.chase import (
+    Acted,
     CardDealt,
-    DealerMoved,
     DeckSwapped,
     Eliminated,
-    HandStarted,
     HandVoid,
     KingShown,
-    MatchOver,
     PackCut,
     Paid,
+    PayReason,
     Revealed,
     Stayed,
     Traded,
 )
+from engine.match import MatchOver, RoundOver, RoundStarted
+
+ACTED_TEXT: dict[Acted, str] = {
+    Acted.STAYED: "stayed",
+    Acted.TRADED: "traded",
+    Acted.TRADED_WITH: "was traded with",
+    Acted.BLOCKED: "blocked",
+    Acted.SHOWED_KING: "showed a King",
+    Acted.SWAPPED: "swapped with the deck",
+    Acted.CUT: "cut the pack",
+}
+"""What a seat did this hand, as its seat box says it (``ChaseView.acted``)."""
+
+PAY_REASON_TEXT: dict[PayReason, str] = {
+    PayReason.LOWEST: "the lowest card pays",
+    PayReason.HIGHEST: "the highest card pays",
+    PayReason.ACE: "an Ace pays 2",
+}
+
+
+def acted_text(acted: Acted | None) -> str | None:
+    """The words for what a seat did this hand (None: nothing yet)."""
+    return ACTED_TEXT[acted] if acted is not None else None
 
 
 def card_text(card: Card | None) -> str:
@@ -60,11 +88,17 @@ def lives_left_text(lives_left: int, options: Any = None) -> str:
     return f"{lives_left} left"
 
 
-def describe(event: Event, names: Sequence[str], me: int | None, options: Any = None) -> str | None:
-    """One line of plain words for ``event`` as seat ``me`` sees it, or None when it needs no line."""
-    if isinstance(event, HandStarted):
+def describe(
+    event: Event, names: Sequence[str], me: int | None, options: Any = None, *, pot: int | None = None
+) -> str | None:
+    """One line of plain words for ``event`` as seat ``me`` sees it, or None when it needs no line.
+
+    ``pot`` (the view's pot) lets the end of a Chase the Ace match say what the winner takes."""
+    if isinstance(event, RoundStarted):
+        if event.dealer is None:
+            return f"Hand {event.round}"
         dealer = "you deal" if event.dealer == me else f"{who(event.dealer, names, me)} deals"
-        return f"Hand {event.hand} — {dealer}"
+        return f"Hand {event.round} — {dealer}"
     if isinstance(event, CardDealt):
         if event.card is None or event.seat != me:
             return None
@@ -104,17 +138,22 @@ def describe(event: Event, names: Sequence[str], me: int | None, options: Any = 
         left = lives_left_text(event.lives_left, options)
         return (
             f"{who(event.seat, names, me, start=True)} {verb} {event.amount} "
-            f"({event.reason}: {card_text(event.card)}) — {left}"
+            f"({PAY_REASON_TEXT[event.reason]}: {card_text(event.card)}) — {left}"
         )
     if isinstance(event, HandVoid):
         return "Everyone still in would be out: nobody pays and the hand is dealt again"
     if isinstance(event, Eliminated):
         return "You are out" if event.seat == me else f"{who(event.seat, names, me)} is out"
-    if isinstance(event, DealerMoved):
-        return None  # the next HandStarted says who deals
+    if isinstance(event, RoundOver):
+        return None  # the Paid, Eliminated and HandVoid lines before it say how the hand went
     if isinstance(event, MatchOver):
-        winner = "You win the match" if event.winner == me else f"{who(event.winner, names, me)} wins the match"
-        if event.pot and getattr(options, "preset", None) == "chase":
-            winner += f" and the pot of {event.pot}"
-        return winner
+        if not event.winners:
+            return "Nobody wins the match"
+        if len(event.winners) > 1:
+            return "Shared win: " + ", ".join(who(seat, names, me) for seat in event.winners)
+        winner = event.winners[0]
+        line = "You win the match" if winner == me else f"{who(winner, names, me)} wins the match"
+        if pot and getattr(options, "preset", None) == "chase":
+            line += f" and the pot of {pot}"
+        return line
     return None

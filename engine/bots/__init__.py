@@ -1,6 +1,9 @@
-"""Computer opponents. A bot is ``choose(view, legal_actions) -> action``: it sees only its seat's view.
+"""Computer opponents. A bot is ``choose(view, legal_actions, rng) -> action``: it sees only its seat's view.
 
-Every bot gets its own seeded RNG, so a table's bots are as deterministic as its deal.
+Each game's bots live in ``engine/bots/<game>.py`` and are registered by level in :mod:`engine.registry`.
+
+A bot keeps no random state of its own: the table hands it an RNG seeded by the table's seed, the seat and the
+decision's number, so thinking twice about the same moment gives the same answer and changes nothing.
 """
 
 from __future__ import annotations
@@ -9,17 +12,15 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from engine.errors import OptionError
 from engine.game import Action, Game
 
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
 class Bot(Protocol):
-    name: str
     difficulty: str
 
-    def choose(self, view: Any, legal: Sequence[Action]) -> Action: ...
+    def choose(self, view: Any, legal: Sequence[Action], rng: random.Random) -> Action: ...
 
 
 class RandomBot:
@@ -27,35 +28,42 @@ class RandomBot:
 
     difficulty = "easy"
 
-    def __init__(self, game: Game, rng: random.Random) -> None:
-        self.name = "easy"
-        self.rng = rng
+    def __init__(self, game: Game[Any, Any, Any]) -> None:
+        self.game = game
 
-    def choose(self, view: Any, legal: Sequence[Action]) -> Action:
-        return self.rng.choice(list(legal))
-
-
-BotFactory = Callable[[Game, random.Random], Bot]
+    def choose(self, view: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+        return rng.choice(list(legal))
 
 
-def _factories(game: Game) -> dict[str, BotFactory]:
-    from engine.bots import big2, chase
-
-    if game.key == "chase":
-        return {"easy": RandomBot, "medium": chase.MediumChaseBot, "hard": chase.HardChaseBot}
-    if game.key == "big2":
-        return {"easy": big2.EasyBig2Bot, "medium": big2.MediumBig2Bot, "hard": big2.HardBig2Bot}
-    return {"easy": RandomBot}
+class DecisionCancelled(Exception):
+    """Raised inside a bot's decision when whoever asked for it no longer wants it (the table is closing)."""
 
 
-def difficulties(game: Game) -> tuple[str, ...]:
-    return tuple(_factories(game))
+class CancellableRandom(random.Random):
+    """A Random that gives exactly the stream of ``random.Random(seed)`` but stops a decision when asked.
+
+    Every draw first asks ``cancelled()``; once it says yes the next draw raises :class:`DecisionCancelled`. A
+    searching bot draws often, so a host that closes stops it within a playout, without the bot knowing.
+    """
+
+    def __init__(self, seed: str, cancelled: Callable[[], bool]) -> None:
+        self._cancelled = cancelled
+        super().__init__(seed)
+
+    def getrandbits(self, k: int, /) -> int:
+        if self._cancelled():
+            raise DecisionCancelled
+        return super().getrandbits(k)
+
+    def random(self) -> float:
+        if self._cancelled():
+            raise DecisionCancelled
+        return super().random()
 
 
-def make_bot(game: Game, difficulty: str, rng: random.Random) -> Bot:
-    """A bot of the named difficulty for ``game``; OptionError if there is no such level."""
-    factories = _factories(game)
-    key = difficulty.strip().lower()
-    if key not in factories:
-        raise OptionError(f"unknown difficulty {difficulty!r}; choose one of: {', '.join(factories)}")
-    return factories[key](game, rng)
+def decision_rng(
+    seed: int, seat: int, version: int, purpose: str = "bot", cancelled: Callable[[], bool] | None = None
+) -> random.Random:
+    """The RNG for one decision: the same table, seat and moment always give the same stream."""
+    text = f"{seed}/{purpose}/{seat}/{version}"
+    return random.Random(text) if cancelled is None else CancellableRandom(text, cancelled)

@@ -5,8 +5,12 @@ combinations (five-card hands that use up loose cards first, then triples, pairs
 combination, follows with the cheapest combination of its plan, keeps its 2s and bombs for when they matter, and
 plays to finish. ``hard`` is flat Monte Carlo over determinized deals: for a handful of candidate plays it deals the
 unseen cards at random (consistently with what it has seen played), plays the deal out with ``medium`` for every
-seat, and keeps the candidate with the best average score. Its budget is counted in playouts, so a seeded match is
-reproducible; a clock (1 s a decision by default) only stops it early on a machine far slower than this one.
+seat, and keeps the candidate with the best average score. Its budget is counted in playouts, and no decision
+depends on the clock (a time cap applies only when a caller sets ``time_budget``).
+
+A bot keeps no random state: ``choose(view, legal, rng)`` draws only from the ``rng`` it is handed, so the same view
+and the same RNG give the same choice. Views carry cards, not combinations: the bots rebuild them with
+:func:`~engine.games.big2.classify` (cached, see :func:`combo_of`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,10 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
+from engine.cards import Card
 from engine.game import Game
 from engine.games.big2 import (
     COMBOS,
@@ -31,6 +38,7 @@ from engine.games.big2 import (
     legal_plays,
     loss,
 )
+from engine.games.big2 import combo_of as _classified
 
 TWO = 12  # rank index of the 2, the highest rank
 ACE = 11
@@ -145,6 +153,17 @@ def medium_move(
     return None
 
 
+@lru_cache(maxsize=1 << 16)
+def combo_of(cards: tuple[Card, ...], options: Big2Options) -> Combo:
+    """The combination of a play seen in a view (the table, the log), rebuilt from its cards once and cached."""
+    return _classified(cards, options)
+
+
+def table_combo(view: Big2View) -> Combo | None:
+    """The combination to beat in ``view`` (None when leading)."""
+    return combo_of(view.table.cards, view.options) if view.table is not None else None
+
+
 def _others_min(counts: Sequence[int], seat: int) -> int:
     return min(c for s, c in enumerate(counts) if s != seat)
 
@@ -152,15 +171,15 @@ def _others_min(counts: Sequence[int], seat: int) -> int:
 class MediumBig2Bot:
     difficulty = "medium"
 
-    def __init__(self, game: Game, rng: random.Random) -> None:
-        self.name = "medium"
-        self.rng = rng
+    def __init__(self, game: Game[Any, Any, Any]) -> None:
+        self.game = game
 
-    def choose(self, view: Big2View, legal: Sequence[Big2Action]) -> Big2Action:
+    def choose(self, view: Big2View, legal: Sequence[Big2Action], rng: random.Random) -> Big2Action:
         assert view.seat is not None
         enc = encoding(view.options)
         must = enc.mask([view.must_include]) if view.must_include else 0
-        combo = medium_move(enc.mask(view.hand), view.table, must, _others_min(view.counts, view.seat), view.options)
+        table = table_combo(view)
+        combo = medium_move(enc.mask(view.hand), table, must, _others_min(view.counts, view.seat), view.options)
         if combo is None:
             return PASS
         return Play(combo.cards)
@@ -172,15 +191,14 @@ class EasyBig2Bot:
     difficulty = "easy"
     pass_rate = 0.25
 
-    def __init__(self, game: Game, rng: random.Random) -> None:
-        self.name = "easy"
-        self.rng = rng
+    def __init__(self, game: Game[Any, Any, Any]) -> None:
+        self.game = game
 
-    def choose(self, view: Big2View, legal: Sequence[Big2Action]) -> Big2Action:
+    def choose(self, view: Big2View, legal: Sequence[Big2Action], rng: random.Random) -> Big2Action:
         plays = [a for a in legal if not isinstance(a, PassTurn)]
-        if not plays or (PASS in legal and self.rng.random() < self.pass_rate):
+        if not plays or (PASS in legal and rng.random() < self.pass_rate):
             return PASS
-        return self.rng.choice(plays)
+        return rng.choice(plays)
 
 
 def rollout(
@@ -251,7 +269,8 @@ def past_choices(view: Big2View) -> list[PastChoice]:
     passed = [False] * n
     must = enc.mask([view.opening]) if view.opening else 0
     out = []
-    for index, (seat, combo) in enumerate(view.log):
+    for index, (seat, cards) in enumerate(view.log):
+        combo = combo_of(cards, view.options) if cards is not None else None
         others = min(counts[s] for s in range(n) if s != seat)
         out.append(PastChoice(index, seat, combo, table, must, others))
         if combo is None:
@@ -276,9 +295,10 @@ class HardBig2Bot:
     difficulty = "hard"
     playouts = 240
     """Playouts per decision, shared among the candidates: the budget that makes a seeded match reproducible."""
-    time_budget: float | None = 1.0
-    """Seconds a decision may take at most: a safety net that stops sampling early on a machine much slower than
-    the one the playout budget was tuned on (there, decisions take a fraction of it)."""
+    time_budget: float | None = None
+    """Seconds a decision may take at most, or None (the default): no clock at all, so the same view and RNG
+    always give the same choice. Only a caller that wants a cap (and accepts that the load then changes the
+    choice) sets one."""
     max_candidates = 6
     win_bonus = 0.0
     """Added to a playout's score when this seat wins the deal, on top of the points."""
@@ -286,9 +306,8 @@ class HardBig2Bot:
     """How many of the others' latest choices weigh a sampled deal (0: no inference)."""
     model_noise = 0.3
 
-    def __init__(self, game: Game, rng: random.Random) -> None:
-        self.name = "hard"
-        self.rng = rng
+    def __init__(self, game: Game[Any, Any, Any]) -> None:
+        self.game = game
 
     def candidates(self, view: Big2View) -> list[Combo | None]:
         """A few plays worth comparing: medium's, pass, the cheapest of each size, the strongest single..."""
@@ -296,15 +315,16 @@ class HardBig2Bot:
         enc = encoding(view.options)
         mask = enc.mask(view.hand)
         must = enc.mask([view.must_include]) if view.must_include else 0
-        legal = legal_plays(mask, view.table, view.options, must)
+        table = table_combo(view)
+        legal = legal_plays(mask, table, view.options, must)
         picks: list[Combo | None] = []
 
         def add(choice: Combo | None) -> None:
             if choice not in picks and len(picks) < self.max_candidates:
                 picks.append(choice)
 
-        add(medium_move(mask, view.table, must, _others_min(view.counts, view.seat), view.options))
-        if view.table is not None:
+        add(medium_move(mask, table, must, _others_min(view.counts, view.seat), view.options))
+        if table is not None:
             add(None)
         my_plan = plan(mask, view.options)
         for combo in my_plan:
@@ -319,22 +339,23 @@ class HardBig2Bot:
             add(group[-1])
         return picks
 
-    def choose(self, view: Big2View, legal: Sequence[Big2Action]) -> Big2Action:
+    def choose(self, view: Big2View, legal: Sequence[Big2Action], rng: random.Random) -> Big2Action:
         if len(legal) == 1:
             return legal[0]
         picks = self.candidates(view)
         if len(picks) == 1:
             return _as_action(picks[0])
-        scores = self.evaluate(view, picks)
+        scores = self.evaluate(view, picks, rng)
         best = max(range(len(picks)), key=lambda i: scores[i])
         return _as_action(picks[best])
 
-    def evaluate(self, view: Big2View, picks: Sequence[Combo | None]) -> list[float]:
+    def evaluate(self, view: Big2View, picks: Sequence[Combo | None], rng: random.Random) -> list[float]:
         """Average deal score of each candidate over the same determinized deals."""
         assert view.seat is not None
         hidden = HiddenDeal(view)
         must = hidden.must
         evidence = self._evidence(view)
+        table = table_combo(view)
         totals = [0.0] * len(picks)
         weight_sum = 0.0
         rounds = max(1, self.playouts // len(picks))
@@ -342,11 +363,11 @@ class HardBig2Bot:
         for done in range(rounds):
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
-            hands = hidden.sample(self.rng)
+            hands = hidden.sample(rng)
             weight = self._weight(view, hands, evidence)
             weight_sum += weight
             for index, pick in enumerate(picks):
-                totals[index] += weight * self._playout(view, list(hands), pick, must)
+                totals[index] += weight * self._playout(view, table, list(hands), pick, must)
         return [t / weight_sum for t in totals]
 
     def _evidence(self, view: Big2View) -> list[tuple[PastChoice, int]]:
@@ -357,9 +378,9 @@ class HardBig2Bot:
         out = []
         for choice in choices:
             later = 0
-            for seat, combo in view.log[choice.index :]:
-                if seat == choice.seat and combo is not None:
-                    later |= combo.mask
+            for seat, cards in view.log[choice.index :]:
+                if seat == choice.seat and cards is not None:
+                    later |= combo_of(cards, view.options).mask
             out.append((choice, later))
         return out
 
@@ -375,13 +396,13 @@ class HardBig2Bot:
             weight *= 1.0 - self.model_noise if agrees else self.model_noise
         return weight
 
-    def _playout(self, view: Big2View, hands: list[int], pick: Combo | None, must: int) -> float:
+    def _playout(self, view: Big2View, table: Combo | None, hands: list[int], pick: Combo | None, must: int) -> float:
         seat = view.seat
         assert seat is not None
         n = view.players
         options = view.options
         passed = list(view.passed)
-        table, table_seat = view.table, view.table_seat
+        table_seat = view.table_seat
         if pick is None:
             passed[seat] = True
             if table_seat is not None and all(passed[s] for s in range(n) if s != table_seat):

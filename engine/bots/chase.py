@@ -3,17 +3,19 @@
 ``medium`` trades away a card below a threshold. ``hard`` estimates, for each choice, the lives it expects to pay:
 it samples the hidden cards consistently with its view (Kings shown, cards seen in trades, blocked trades, cards
 known to be out), weights each sample by how likely it makes the choices the players before it already made,
-plays the rest of the hand out with a model of the others, and takes the choice that costs least.
+plays the rest of the hand out with a model of the others, and takes the choice that costs least. Its samples come
+from the ``rng`` the table hands it for this decision: the bots keep no random state of their own.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from engine.cards import Card, Rank, standard_deck
 from engine.game import Game
-from engine.games.chase import ChaseAction, ChaseOptions, ChaseView, left_of, payments
+from engine.games.chase import Acted, ChaseAction, ChaseOptions, ChaseView, left_of, payments
 
 LOW_THRESHOLD = 6
 """Lowest card pays: trade away an Ace .. 6."""
@@ -35,11 +37,10 @@ class MediumChaseBot:
 
     difficulty = "medium"
 
-    def __init__(self, game: Game, rng: random.Random) -> None:
-        self.name = "medium"
-        self.rng = rng
+    def __init__(self, game: Game[Any, Any, Any]) -> None:
+        self.game = game
 
-    def choose(self, view: ChaseView, legal: Sequence[ChaseAction]) -> ChaseAction:
+    def choose(self, view: ChaseView, legal: Sequence[ChaseAction], rng: random.Random) -> ChaseAction:
         card = view.my_card
         active = [a for a in legal if a is not ChaseAction.STAY]
         if card is not None and active and wants_to_swap(card, view.options):
@@ -55,17 +56,18 @@ class HardChaseBot:
     model_noise = 0.15
     """How often the model of the other players is taken to go against the threshold rule."""
 
-    def __init__(self, game: Game, rng: random.Random) -> None:
-        self.name = "hard"
-        self.rng = rng
+    def __init__(self, game: Game[Any, Any, Any]) -> None:
+        self.game = game
 
-    def choose(self, view: ChaseView, legal: Sequence[ChaseAction]) -> ChaseAction:
+    def choose(self, view: ChaseView, legal: Sequence[ChaseAction], rng: random.Random) -> ChaseAction:
         if len(legal) == 1:
             return legal[0]
-        costs = self.expected_costs(view, legal)
+        costs = self.expected_costs(view, legal, rng)
         return min(legal, key=lambda a: (costs[a], a is not ChaseAction.STAY))
 
-    def expected_costs(self, view: ChaseView, legal: Sequence[ChaseAction]) -> dict[ChaseAction, float]:
+    def expected_costs(
+        self, view: ChaseView, legal: Sequence[ChaseAction], rng: random.Random
+    ) -> dict[ChaseAction, float]:
         """Expected lives paid by this seat after each legal action."""
         assert view.seat is not None
         known = dict(view.known)
@@ -78,7 +80,6 @@ class HardChaseBot:
             base[seat] = card
         totals = {a: 0.0 for a in legal}
         weight_sum = 0.0
-        rng = self.rng
         # Only the hidden seats' cards and one deck card matter: draw that many, plus room to skip the 4 Kings.
         draw = min(len(pool), len(hidden) + 5)
         for _ in range(self.samples):
@@ -106,7 +107,7 @@ class HardChaseBot:
         weight = 1.0
         for index in range(view.turn - 1, -1, -1):
             seat = view.order[index]
-            if view.acted[seat] == "traded":
+            if view.acted[seat] is Acted.TRADED:
                 left = left_of(seat, view.lives)
                 held[seat], held[left] = held[left], held[seat]
             if seat == view.seat:
@@ -115,7 +116,7 @@ class HardChaseBot:
             assert card is not None
             if card.rank is Rank.KING:
                 continue
-            traded = view.acted[seat] in ("traded", "blocked")
+            traded = view.acted[seat] in (Acted.TRADED, Acted.BLOCKED)
             agrees = traded == wants_to_swap(card, view.options)
             weight *= 1.0 - self.model_noise if agrees else self.model_noise
         return weight

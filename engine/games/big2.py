@@ -19,7 +19,11 @@ False
 
 Inside, a card is an integer ``rank_index * 4 + suit_index`` (3 is rank 0, 2 is rank 12; the suit index follows
 the suit order in force), a set of cards is a bitmask of those integers, and every combination carries an integer
-``key`` so that "beats" is a single comparison between two combinations of the same size.
+``key`` so that "beats" is a single comparison between two combinations of the same size. None of that leaves the
+state: views and events carry cards and kinds (:class:`TablePlay`, :class:`Played`), and the words a player reads
+are made in ``tui/``. A deal opens with the match layer's ``RoundStarted`` and closes with :class:`DealOver`, then
+``RoundOver`` (and ``MatchOver`` after the last deal): deals, totals, the dealer and the end of the match are kept
+by :class:`~engine.match.MatchProgress`.
 """
 
 from __future__ import annotations
@@ -30,12 +34,29 @@ from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations, product
-from typing import NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from engine.cards import Card, Rank, Suit, parse_cards, standard_deck
-from engine.errors import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError, OptionError
+from engine.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    NotYourTurnError,
+    OptionError,
+    echo,
+)
 from engine.events import Event
-from engine.game import Game, GameState, MatchResult, Preset, Variant
+from engine.game import (
+    Figures,
+    Game,
+    GameState,
+    MatchResult,
+    Preset,
+    Scenario,
+    Variant,
+    copy_rng,
+)
+from engine.match import MatchProgress, MatchRule
 
 KINDS = ("single", "pair", "triple", "straight", "flush", "full_house", "four", "straight_flush", "dragon")
 FIVE_CARD_ORDER = ("straight", "flush", "full_house", "four", "straight_flush")
@@ -61,6 +82,25 @@ class Big2Options:
     score_limit: int | None = None
     """End the match early once a player has lost this many points."""
 
+    def __post_init__(self) -> None:
+        if self.suits not in SUIT_ORDERS:
+            raise OptionError(f"unknown suit order {echo(self.suits)}; choose from: {', '.join(SUIT_ORDERS)}")
+        if self.scoring not in ("seed", "pagat"):
+            raise OptionError(f"unknown scoring {echo(self.scoring)}; choose seed or pagat")
+        try:
+            lead = Card.parse(self.lead)
+        except InvalidActionError:
+            lead = None
+        if lead is None or lead.suit is None:
+            raise OptionError(f"the lead card must be a card of the deck, not {echo(self.lead)}")
+        if not isinstance(self.no_play_after_pass, bool):
+            raise OptionError(f"no_play_after_pass is true or false, not {echo(self.no_play_after_pass)}")
+        if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:
+            raise OptionError(f"a match needs at least 1 deal, not {echo(self.deals)}")
+        limit = self.score_limit
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise OptionError(f"a score limit is a whole number from 1, not {echo(limit)}")
+
     @property
     def lead_card(self) -> Card:
         return Card.parse(self.lead)
@@ -68,8 +108,13 @@ class Big2Options:
 
 DEFAULT_OPTIONS = Big2Options()
 VARIANTS = (
-    Variant("standard-suits", "Standard suits", "Spade > Heart > Club > Diamond (pagat, Hong Kong); 3♦ is lowest."),
-    Variant("taiwan", "Taiwan", "Spade > Heart > Diamond > Club, and the 3♣ leads."),
+    Variant(
+        "standard-suits",
+        "Standard suits",
+        "Spade > Heart > Club > Diamond (pagat, Hong Kong); 3♦ is lowest.",
+        excludes=("taiwan",),
+    ),
+    Variant("taiwan", "Taiwan", "Spade > Heart > Diamond > Club, and the 3♣ leads.", excludes=("standard-suits",)),
     Variant("no-play-after-pass", "No play after a pass", "A player who passes sits out the rest of the round."),
     Variant("pagat-scoring", "pagat scoring", "1 a card up to 9, ×2 for 10–12, ×3 for 13 or more."),
 )
@@ -420,9 +465,20 @@ class PassTurn:
 PASS = PassTurn()
 Big2Action = Play | PassTurn
 
+MAX_ACTION_TEXT = 300
+"""Longer text is refused before it is read (the Dragon, the longest play, is about 60 characters)."""
+
 
 def parse_action(text: str) -> Big2Action:
-    """``"pass"`` or the cards to play: ``"3D 3S"``."""
+    """``"pass"`` or the cards to play: ``"3D 3S"``; InvalidActionError for anything else.
+
+    >>> str(parse_action("play 3d 3s")), parse_action("p") == PASS
+    ('3D 3S', True)
+    """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"not a Big Two action: {echo(text)} (write e.g. 3D 3S, or pass)")
+    if len(text) > MAX_ACTION_TEXT:
+        raise InvalidActionError(f"too long to be a Big Two action: {echo(text)}")
     words = text.strip()
     if words.lower() in ("pass", "p"):
         return PASS
@@ -431,9 +487,24 @@ def parse_action(text: str) -> Big2Action:
     cards = parse_cards(words)
     if not cards:
         raise InvalidActionError("say which cards to play (e.g. 3D 3S) or pass")
-    if any(card.suit is None for card in cards):
-        raise InvalidActionError("there are no jokers in Big Two")
-    return Play(tuple(cards))
+    return Play(checked_cards(tuple(cards)))
+
+
+_BIG2_CARDS = frozenset(standard_deck())
+
+
+def checked_cards(cards: object) -> tuple[Card, ...]:
+    """``cards`` if they are the cards of a play (1 to 13 of Big Two's deck), else InvalidActionError."""
+    if not isinstance(cards, tuple) or not cards:
+        raise InvalidActionError(f"a play names its cards as a tuple of cards (e.g. 3D 3S), not {echo(cards)}")
+    if len(cards) > 13:
+        raise InvalidActionError(f"a play is at most 13 cards (the Dragon), not {len(cards)}")
+    for card in cards:
+        if not isinstance(card, Card) or type(card.rank) is not Rank or not isinstance(card.suit, Suit | None):
+            raise InvalidActionError(f"not a card: {echo(card)}")
+        if card not in _BIG2_CARDS:
+            raise InvalidActionError("there are no jokers in Big Two")
+    return cards
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -441,13 +512,13 @@ def parse_action(text: str) -> Big2Action:
 # ---------------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Loss:
-    """How one loser's points were counted."""
+    """How one loser's points were counted: ``cards`` left, ``twos`` among them, the ``multiplier`` in force and
+    the ``points`` lost (``cards × multiplier``). The words for it are written by the UI (it knows the scoring)."""
 
     cards: int
     twos: int
     multiplier: int
     points: int
-    steps: tuple[str, ...]
 
 
 def loss(cards_left: Sequence[Card], options: Big2Options = DEFAULT_OPTIONS) -> Loss:
@@ -460,20 +531,11 @@ def loss(cards_left: Sequence[Card], options: Big2Options = DEFAULT_OPTIONS) -> 
     """
     count = len(cards_left)
     twos = sum(1 for c in cards_left if c.rank is Rank.TWO)
-    steps = [f"{count} card{'s' if count != 1 else ''}: {count}"]
     if options.scoring == "pagat":
         multiplier = 1 if count <= 9 else 2 if count <= 12 else 3
-        if multiplier > 1:
-            steps.append(f"{count} cards left: ×{multiplier}")
     else:
-        multiplier = 1
-        if count > 9:
-            multiplier *= 2
-            steps.append("more than nine cards: ×2")
-        for _ in range(twos):
-            multiplier *= 2
-            steps.append("a 2 left: ×2")
-    return Loss(count, twos, multiplier, count * multiplier, tuple(steps))
+        multiplier = (2 if count > 9 else 1) * 2**twos
+    return Loss(count, twos, multiplier, count * multiplier)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -481,16 +543,21 @@ def loss(cards_left: Sequence[Card], options: Big2Options = DEFAULT_OPTIONS) -> 
 # ---------------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
 class DealStarted(Event):
-    deal: int
+    """Follows the match layer's ``RoundStarted`` (which has the deal's number and dealer): who leads, with what."""
+
     counts: tuple[int, ...]
+    """How many cards each seat was dealt."""
     leader: int
     lead_card: Card
+    """The card the first play must include (the 3♦, or the 3♣ in Taiwan; the lowest dealt card if it was not
+    dealt)."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class HandDealt(Event):
     seat: int
     cards: tuple[Card, ...] | None
+    """The seat's cards, lowest first (None for the other seats: they see only the count)."""
     count: int
 
     def redacted(self) -> Event:
@@ -501,8 +568,9 @@ class HandDealt(Event):
 class Played(Event):
     seat: int
     cards: tuple[Card, ...]
+    """Lowest first in the game's order."""
     kind: str
-    description: str
+    """One of :data:`KINDS`."""
     left: int
     """Cards the player has left."""
 
@@ -514,55 +582,69 @@ class Passed(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class RoundWon(Event):
-    """Every other player passed: ``seat`` starts a new round with any combination."""
+    """Every other player passed: ``seat`` starts a new round of play (a trick, not a deal) with any combination."""
 
     seat: int
 
 
 @dataclass(frozen=True, kw_only=True)
 class DealOver(Event):
+    """The deal's detail; the match layer's ``RoundOver`` (and ``MatchOver`` after the last deal) follows."""
+
     winner: int
     hands: tuple[tuple[Card, ...], ...]
     """Every seat's cards left, shown at the end of the deal."""
     losses: tuple[Loss | None, ...]
+    """How each loser's points were counted (None for the winner)."""
     deltas: tuple[int, ...]
     totals: tuple[int, ...]
 
 
-@dataclass(frozen=True, kw_only=True)
-class MatchOver(Event):
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
+# ---------------------------------------------------------------------------------------------------------------
+# View
+# ---------------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TablePlay:
+    """The combination on the table: its cards (lowest first) and its kind (one of :data:`KINDS`)."""
+
+    cards: tuple[Card, ...]
+    kind: str
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# View and state
-# ---------------------------------------------------------------------------------------------------------------
+LogEntry = tuple[int, tuple[Card, ...] | None]
+
+
 @dataclass(frozen=True)
 class Big2View:
     seat: int | None
     players: int
     options: Big2Options
     deal: int
+    """The deal's number, 1 for the first."""
+    dealer: int
+    """Who dealt this deal."""
     hand: tuple[Card, ...]
-    """This seat's own cards, lowest first."""
+    """This seat's own cards, lowest first (empty for a spectator)."""
     counts: tuple[int, ...]
-    table: Combo | None
+    table: TablePlay | None
+    """The combination to beat (None: the seat to move leads)."""
     table_seat: int | None
     passed: tuple[bool, ...]
     """Who has passed since the last play."""
     to_move: int | None
     must_include: Card | None
+    """The card the next play must include (the first play of a deal), if any."""
     opening: Card | None
     """The card that had to open this deal: with two players, every card below it was set aside."""
-    played: frozenset[Card]
-    log: tuple[tuple[int, Combo | None], ...]
-    """This deal's plays and passes in order: (seat, the combination played, or None for a pass)."""
+    played: tuple[Card, ...]
+    """Every card played so far this deal, lowest first."""
+    log: tuple[LogEntry, ...]
+    """This deal's plays and passes in order: (seat, the cards played, or None for a pass)."""
     start_counts: tuple[int, ...]
     """How many cards each seat was dealt this deal."""
-    """Every card played so far this deal."""
     totals: tuple[int, ...]
     last_deal: DealOver | None
+    """The last finished deal (every hand shown), once there is one."""
     over: bool
 
     @property
@@ -570,11 +652,23 @@ class Big2View:
         return self.table is None
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# State
+# ---------------------------------------------------------------------------------------------------------------
+def match_rule(options: Big2Options) -> MatchRule:
+    """A number of deals, or until a player has lost ``score_limit`` points; the highest total wins."""
+    limit = options.score_limit
+    return MatchRule(rounds=options.deals, low_limit=-limit if limit is not None else None)
+
+
 @dataclass
-class Big2State(GameState):
+class Big2State(GameState[Big2Options, Big2View, Big2Action]):
+    """One match. Cards are bitmasks inside (see the module docstring); views and events carry cards."""
+
     options: Big2Options = field(default_factory=Big2Options)
     rng: random.Random = field(default_factory=random.Random)
-    deal: int = 0
+    progress: MatchProgress = field(default_factory=lambda: MatchProgress.starting(4, MatchRule()))
+    """Deals, totals, the dealer and the end of the match (the match layer)."""
     hands: list[int] = field(default_factory=list)
     """Each seat's hand as a bitmask."""
     table: Combo | None = None
@@ -584,27 +678,40 @@ class Big2State(GameState):
     must_include: int = 0
     opening: int = 0
     """Bitmask of the card that had to open this deal."""
-    log: list[tuple[int, Combo | None]] = field(default_factory=list)
+    log: list[LogEntry] = field(default_factory=list)
     start_counts: tuple[int, ...] = ()
     played: int = 0
-    totals: list[int] = field(default_factory=list)
+    set_aside: int = 0
+    """With two players, the cards not dealt (a bitmask)."""
     last_deal: DealOver | None = None
-    over: bool = False
-    first_dealer: int = 0
+
+    action_types: ClassVar[tuple[type, ...]] = (Play, PassTurn)
 
     @property
     def enc(self) -> Encoding:
         return encoding(self.options)
 
+    @property
+    def deal(self) -> int:
+        """The deal's number, 1 for the first."""
+        return self.progress.round
+
+    @property
+    def totals(self) -> list[int]:
+        return self.progress.totals
+
+    @property
+    def over(self) -> bool:
+        return self.progress.over
+
     def start_deal(self) -> list[Event]:
-        self.deal += 1
-        deck = standard_deck()
-        self.rng.shuffle(deck)
+        """Deal the next deal from :meth:`next_deck`: card ``i`` to seat ``(dealer + 1 + i) % players``."""
+        deck = self.next_deck(standard_deck(), self.rng)
         enc = self.enc
         n = self.players
         per_seat = 17 if n == 3 else 13
         hands = [0] * n
-        dealer = (self.first_dealer + self.deal - 1) % n
+        dealer = self.progress.dealer
         for i in range(per_seat * n):
             seat = (dealer + 1 + i) % n
             hands[seat] |= 1 << enc.to_int[deck[i]]
@@ -620,24 +727,21 @@ class Big2State(GameState):
             everything |= h
         if not everything & lead_bit:
             lead_bit = _lowest_bit(everything)  # two players: the starting card may be set aside
-        holders = [s for s in range(n) if hands[s] & lead_bit]
         self.hands = hands
-        self.turn = holders[0]
+        self.turn = next(s for s in range(n) if hands[s] & lead_bit)
         self.must_include = lead_bit
         self.opening = lead_bit
         self.table = None
         self.table_seat = None
         self.passed = [False] * n
         self.played = 0
+        self.set_aside = ALL_CARDS & ~everything
         self.log = []
         self.start_counts = tuple(h.bit_count() for h in hands)
+        started = self.progress.start_round(seats=tuple((dealer + 1 + i) % n for i in range(n)))
         events: list[Event] = [
-            DealStarted(
-                deal=self.deal,
-                counts=tuple(bin(h).count("1") for h in hands),
-                leader=self.turn,
-                lead_card=enc.to_card[lead_bit.bit_length() - 1],
-            )
+            started,
+            DealStarted(counts=self.start_counts, leader=self.turn, lead_card=enc.to_card[lead_bit.bit_length() - 1]),
         ]
         for seat in range(n):
             cards = enc.cards(hands[seat])
@@ -665,8 +769,15 @@ class Big2State(GameState):
     def may_pass(self) -> bool:
         return not self.over and self.table is not None
 
+    def validate_action(self, action: Any) -> None:
+        if isinstance(action, Play):
+            checked_cards(action.cards)
+        elif not isinstance(action, PassTurn):
+            raise InvalidActionError(f"not a Big Two action: {echo(action)}")
+
     def check(self, seat: int, action: Big2Action) -> None:
         """Explains a rejected play in words ("a pair of 5s does not beat a pair of 9s")."""
+        self.validate_action(action)
         if self.over:
             raise GameOverError("the match is over")
         if seat != self.turn:
@@ -675,23 +786,20 @@ class Big2State(GameState):
             if self.table is None:
                 raise IllegalActionError("you lead this round: play any combination (you may not pass)")
             return
-        if not isinstance(action, Play):
-            raise InvalidActionError(f"not a Big Two action: {action!r}")
         self.combo_for(seat, action)
 
     def combo_for(self, seat: int, action: Play) -> Combo:
         enc = self.enc
-        if any(card not in enc.to_int for card in action.cards):
-            raise InvalidActionError("there are no jokers in Big Two")
-        mask = enc.mask(action.cards)
-        if bin(mask).count("1") != len(action.cards):
+        cards = checked_cards(action.cards)
+        mask = enc.mask(cards)
+        if mask.bit_count() != len(cards):
             raise IllegalActionError("the same card is named twice")
         if mask & ~self.hands[seat]:
             missing = " ".join(c.pretty() for c in enc.cards(mask & ~self.hands[seat]))
             raise IllegalActionError(f"you do not hold {missing}")
         combo = classify_mask(mask, self.options)
         if combo is None:
-            raise IllegalActionError(f"{' '.join(c.pretty() for c in action.cards)} is not a combination")
+            raise IllegalActionError(f"{' '.join(c.pretty() for c in cards)} is not a combination")
         if self.must_include and not mask & self.must_include:
             first = enc.to_card[self.must_include.bit_length() - 1]
             raise IllegalActionError(f"the first play of the deal must include the {first.pretty()}")
@@ -708,16 +816,17 @@ class Big2State(GameState):
             events: list[Event] = [Passed(seat=seat)]
             return events + self._advance(seat)
         combo = self.combo_for(seat, action)
+        cards = combo.cards
         self.hands[seat] &= ~combo.mask
         self.played |= combo.mask
-        self.log.append((seat, combo))
+        self.log.append((seat, cards))
         self.must_include = 0
         self.table = combo
         self.table_seat = seat
         if not self.options.no_play_after_pass:
             self.passed = [False] * n  # a pass only counts until the next play
-        left = bin(self.hands[seat]).count("1")
-        events = [Played(seat=seat, cards=combo.cards, kind=combo.kind, description=combo.describe(), left=left)]
+        left = self.hands[seat].bit_count()
+        events = [Played(seat=seat, cards=cards, kind=combo.kind, left=left)]
         if left == 0:
             return events + self._end_deal(seat)
         return events + self._advance(seat)
@@ -743,38 +852,34 @@ class Big2State(GameState):
         enc = self.enc
         hands = tuple(enc.cards(h) for h in self.hands)
         losses = tuple(None if s == winner else loss(hands[s], self.options) for s in range(self.players))
-        deltas = [-(lost.points) if lost else 0 for lost in losses]
+        deltas = [-lost.points if lost else 0 for lost in losses]
         deltas[winner] = -sum(deltas)
-        for s in range(self.players):
-            self.totals[s] += deltas[s]
-        over = DealOver(winner=winner, hands=hands, losses=losses, deltas=tuple(deltas), totals=tuple(self.totals))
+        totals = tuple(t + d for t, d in zip(self.totals, deltas, strict=True))
+        over = DealOver(winner=winner, hands=hands, losses=losses, deltas=tuple(deltas), totals=totals)
         self.last_deal = over
-        events: list[Event] = [over]
-        limit = self.options.score_limit
-        if self.deal >= self.options.deals or (limit is not None and min(self.totals) <= -limit):
-            self.over = True
-            best = max(self.totals)
-            winners = tuple(s for s in range(self.players) if self.totals[s] == best)
-            events.append(MatchOver(totals=tuple(self.totals), winners=winners))
+        events: list[Event] = [over, *self.progress.end_round(winners=(winner,), deltas=deltas)]
+        if self.progress.over:
             return events
         return events + self.start_deal()
 
-    def view(self, seat: int | None) -> Big2View:
+    def _view(self, seat: int | None) -> Big2View:
         enc = self.enc
+        table = self.table
         return Big2View(
             seat=seat,
             players=self.players,
             options=self.options,
             deal=self.deal,
+            dealer=self.progress.dealer,
             hand=enc.cards(self.hands[seat]) if seat is not None else (),
-            counts=tuple(bin(h).count("1") for h in self.hands),
-            table=self.table,
+            counts=tuple(h.bit_count() for h in self.hands),
+            table=TablePlay(table.cards, table.kind) if table is not None else None,
             table_seat=self.table_seat,
             passed=tuple(self.passed),
             to_move=self.to_move,
             must_include=enc.to_card[self.must_include.bit_length() - 1] if self.must_include else None,
             opening=enc.to_card[self.opening.bit_length() - 1] if self.opening else None,
-            played=frozenset(enc.cards(self.played)),
+            played=enc.cards(self.played),
             log=tuple(self.log),
             start_counts=self.start_counts,
             totals=tuple(self.totals),
@@ -784,30 +889,36 @@ class Big2State(GameState):
 
     def clone(self) -> Big2State:
         other = copy.copy(self)
+        other.progress = self.progress.copy()
         other.hands = list(self.hands)
         other.passed = list(self.passed)
-        other.totals = list(self.totals)
-        other.history = list(self.history)
         other.log = list(self.log)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = copy_rng(self.rng)
+        self._copy_base(other)
         return other
-
-    def determinize(self, seat: int, rng: random.Random) -> Big2State:
-        return sample_state(self.view(seat), rng)
 
     @property
     def result(self) -> MatchResult | None:
         if not self.over:
             return None
-        best = max(self.totals)
-        return MatchResult(
-            winners=tuple(s for s in range(self.players) if self.totals[s] == best),
-            scores=tuple(float(t) for t in self.totals),
-        )
+        return MatchResult(winners=self.progress.winners, scores=tuple(float(t) for t in self.totals))
 
     def parse_action(self, text: str) -> Big2Action:
         return parse_action(text)
+
+    def zones(self) -> dict[str, Sequence[Card]]:
+        enc = self.enc
+        places: dict[str, Sequence[Card]] = {f"hand {s}": enc.cards(h) for s, h in enumerate(self.hands)}
+        places["played"] = enc.cards(self.played)
+        if self.players == 2:
+            places["set aside"] = enc.cards(self.set_aside)
+        return places
+
+    def full_deck(self) -> list[Card]:
+        return standard_deck()
+
+
+ALL_CARDS = (1 << 52) - 1
 
 
 def _lowest_bit(mask: int) -> int:
@@ -823,6 +934,9 @@ def _why_not(combo: Combo, table: Combo) -> str:
     return f"{mine} does not beat {theirs}"
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Determinization
+# ---------------------------------------------------------------------------------------------------------------
 class HiddenDeal:
     """What one seat does not know about a deal, ready to be sampled many times over (a search bot's deals).
 
@@ -865,6 +979,14 @@ class HiddenDeal:
         return hands
 
 
+def combo_of(cards: Sequence[Card], options: Big2Options) -> Combo:
+    """The combination of cards known to form one (a table play or a log entry); ValueError if they do not."""
+    found = classify(cards, options)
+    if found is None:
+        raise ValueError(f"not a combination: {' '.join(map(str, cards))}")
+    return found
+
+
 def sample_state(view: Big2View, rng: random.Random) -> Big2State:
     """A full state consistent with ``view``: the cards this seat has not seen are dealt at random to the others,
     each getting as many as it holds (with two players, the rest are set aside)."""
@@ -872,36 +994,92 @@ def sample_state(view: Big2View, rng: random.Random) -> Big2State:
     hands = hidden.sample(rng)
     enc = encoding(view.options)
     played = enc.mask(view.played)
-    must, opening = hidden.must, hidden.opening
-    state = Big2State(
+    dealt = played
+    for h in hands:
+        dealt |= h
+    progress = MatchProgress.starting(view.players, match_rule(view.options), view.dealer, view.totals)
+    progress.round = view.deal
+    progress.over = view.over
+    if view.over:
+        progress.winners = progress.rule.winners(view.totals)
+    return Big2State(
         players=view.players,
         options=view.options,
         rng=random.Random(rng.getrandbits(64)),
-        deal=view.deal,
+        progress=progress,
         hands=hands,
-        table=view.table,
+        table=combo_of(view.table.cards, view.options) if view.table is not None else None,
         table_seat=view.table_seat,
         passed=list(view.passed),
         turn=view.to_move if view.to_move is not None else 0,
-        must_include=must,
-        opening=opening,
+        must_include=hidden.must,
+        opening=hidden.opening,
         played=played,
+        set_aside=ALL_CARDS & ~dealt,
         log=list(view.log),
         start_counts=view.start_counts,
-        totals=list(view.totals),
         last_deal=view.last_deal,
-        over=view.over,
     )
-    return state
 
 
-class Big2Game(Game[Big2Options]):
+# ---------------------------------------------------------------------------------------------------------------
+# The game
+# ---------------------------------------------------------------------------------------------------------------
+class Big2Figures:
+    """``parlour simulate``'s Big Two figures: deals played, and each line-up position's deals won."""
+
+    column = "deal_win_rate"
+
+    def __init__(self) -> None:
+        self.deals = 0
+        self.won: dict[int, int] = {}
+        self.players = 0
+
+    def add(self, state: GameState[Any, Any, Any], position: Sequence[int]) -> None:
+        self.players = max(self.players, len(position))
+        for event in state.history:
+            if isinstance(event, DealOver):
+                self.deals += 1
+                where = position[event.winner]
+                self.won[where] = self.won.get(where, 0) + 1
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "deals": self.deals,
+            "score": "match points (running total)",
+            "seats": [
+                {
+                    "seat": seat,
+                    "deals_won": self.won.get(seat, 0),
+                    "deal_win_rate": round(self.won.get(seat, 0) / self.deals, 4) if self.deals else 0.0,
+                }
+                for seat in range(self.players)
+            ],
+        }
+
+
+class Big2Game(Game[Big2Options, Big2View, Big2Action]):
+    """Big Two for 2 to 4 players.
+
+    A deck from a :class:`~engine.game.Scenario` is dealt from index 0, one card at a time clockwise from the seat
+    after the dealer: 13 cards each (17 with three players, the 52nd to the holder of the starting card; with two
+    players the other 26 are set aside). :meth:`deck_for` builds such an order.
+
+    >>> from engine.cards import parse_cards
+    >>> game = Big2Game()
+    >>> order = game.deck_for(players=4, dealer=3, hands=[parse_cards("3D 4D"), parse_cards("2S")])
+    >>> state = game.new_match(4, game.options(), random.Random(0), Scenario(decks=(order,), dealer=3))
+    >>> state.to_move, [str(c) for c in state.zones()["hand 1"]][-1]
+    (0, '2S')
+    """
+
     key = "big2"
     name = "Big Two"
-    aliases = ("big-two", "bigtwo", "big2", "deuces", "capsa")
+    aliases = ("big-two", "bigtwo", "deuces", "capsa")
     min_players = 2
     max_players = 4
     default_players = 4
+    view_type = Big2View
 
     @property
     def presets(self) -> Sequence[Preset]:
@@ -911,38 +1089,128 @@ class Big2Game(Game[Big2Options]):
     def variants(self) -> Sequence[Variant]:
         return VARIANTS
 
-    def options(self, preset: str | None = None, variants: Sequence[str] = ()) -> Big2Options:
+    def base_options(self, preset: str | None) -> Big2Options:
         if preset not in (None, "seed", "big2"):
-            raise OptionError(f"unknown preset {preset!r} for Big Two (it has none besides the default)")
-        options = DEFAULT_OPTIONS
-        for key in variants:
-            key = key.lower()
-            if key == "standard-suits":
-                options = replace(options, suits="standard", lead="3D")
-            elif key == "taiwan":
-                options = replace(options, suits="seed", lead="3C")
-            elif key == "no-play-after-pass":
-                options = replace(options, no_play_after_pass=True)
-            elif key == "pagat-scoring":
-                options = replace(options, scoring="pagat")
-            else:
-                known = ", ".join(v.key for v in VARIANTS)
-                raise OptionError(f"unknown variant {key!r}; choose from: {known}")
-        return options
+            raise OptionError(f"unknown preset {echo(preset)} for Big Two (it has none besides the default)")
+        return DEFAULT_OPTIONS
 
-    def new_match(self, players: int, options: Big2Options, rng: random.Random) -> Big2State:
+    def with_variant(self, options: Big2Options, key: str) -> Big2Options:
+        if key == "standard-suits":
+            return replace(options, suits="standard", lead="3D")
+        if key == "taiwan":
+            return replace(options, suits="seed", lead="3C")
+        if key == "no-play-after-pass":
+            return replace(options, no_play_after_pass=True)
+        if key == "pagat-scoring":
+            return replace(options, scoring="pagat")
+        raise OptionError(f"unknown variant {echo(key)}; choose from: {', '.join(v.key for v in VARIANTS)}")
+
+    def new_match(
+        self, players: int, options: Big2Options, rng: random.Random, scenario: Scenario | None = None
+    ) -> Big2State:
         self.check_players(players)
+        if not isinstance(options, Big2Options):
+            raise OptionError(f"not Big Two options: {echo(options)}")
+        scenario = scenario or Scenario()
+        for deck in scenario.decks:
+            _check_deck(deck)
+        if scenario.dealer is None:
+            dealer = rng.randrange(players)
+        elif isinstance(scenario.dealer, bool) or not isinstance(scenario.dealer, int):
+            raise OptionError(f"the dealer is a seat number, not {echo(scenario.dealer)}")
+        elif not 0 <= scenario.dealer < players:
+            raise OptionError(f"the dealer must be a seat from 0 to {players - 1}, not {scenario.dealer}")
+        else:
+            dealer = scenario.dealer
+        totals = scenario.totals
+        if totals is not None and (
+            len(totals) != players or any(isinstance(t, bool) or not isinstance(t, int) for t in totals)
+        ):
+            raise OptionError(f"starting totals are {players} whole numbers, not {echo(totals)}")
         state = Big2State(
-            players=players, options=options, rng=rng, totals=[0] * players, first_dealer=rng.randrange(players)
+            players=players,
+            options=options,
+            rng=rng,
+            progress=MatchProgress.starting(players, match_rule(options), dealer, totals),
         )
+        state.planned = [tuple(deck) for deck in scenario.decks]
         state.history.extend(state.start_deal())
         return state
 
-    def determinize(self, view: Big2View, rng: random.Random) -> Big2State:  # type: ignore[override]
+    def deck_for(
+        self, players: int, dealer: int, hands: Sequence[Sequence[Card]], rest: Sequence[Card] = ()
+    ) -> tuple[Card, ...]:
+        """The deck order that deals seat ``s`` the cards ``hands[s]`` (seats not named, or named short, get
+        cards not named anywhere), then ``rest`` (with three players the 52nd card; with two the set-aside
+        cards), then the cards not named, in the order of :func:`~engine.cards.standard_deck`.
+
+        >>> from engine.cards import parse_cards
+        >>> order = Big2Game().deck_for(2, dealer=1, hands=[parse_cards("3D"), parse_cards("4C")])
+        >>> [str(c) for c in order[:3]]
+        ['3D', '4C', 'AS']
+        """
+        self.check_players(players)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise OptionError(f"the dealer must be a seat from 0 to {players - 1}, not {echo(dealer)}")
+        if len(hands) > players:
+            raise OptionError(f"{len(hands)} hands for {players} players")
+        per_seat = 17 if players == 3 else 13
+        named = [card for hand in hands for card in hand] + list(rest)
+        _check_cards(named, "named")
+        for seat, hand in enumerate(hands):
+            if len(hand) > per_seat:
+                raise OptionError(f"seat {seat} is dealt {per_seat} cards, not {len(hand)}")
+        chosen = set(named)
+        pool = [c for c in standard_deck() if c not in chosen]
+        wanted = [list(hands[s]) if s < len(hands) else [] for s in range(players)]
+        order: list[Card] = []
+        for i in range(per_seat * players):
+            seat = (dealer + 1 + i) % players
+            order.append(wanted[seat].pop(0) if wanted[seat] else pool.pop(0))
+        return (*order, *rest, *pool)
+
+    def determinize(self, view: Big2View, rng: random.Random) -> Big2State:
         return sample_state(view, rng)
 
     def rules_summary(self, options: Big2Options | None = None) -> str:
         return rules_summary(options or DEFAULT_OPTIONS)
+
+    def figures(self) -> Figures:
+        return Big2Figures()
+
+    def codec_types(self) -> Sequence[type]:
+        return (
+            Big2Options,
+            Big2View,
+            TablePlay,
+            Loss,
+            Play,
+            PassTurn,
+            DealStarted,
+            HandDealt,
+            Played,
+            Passed,
+            RoundWon,
+            DealOver,
+        )
+
+
+def _check_cards(cards: Sequence[Card], what: str) -> None:
+    for card in cards:
+        if not isinstance(card, Card) or card not in _BIG2_CARDS:
+            raise OptionError(f"not a card of Big Two's deck: {echo(card)}")
+    if len(set(cards)) != len(cards):
+        twice = sorted({str(c) for c in cards if cards.count(c) > 1})
+        raise OptionError(f"a card {what} twice: {' '.join(twice)}")
+
+
+def _check_deck(deck: Sequence[Card]) -> None:
+    """A scenario's deck: the 52 cards, each once."""
+    if not isinstance(deck, tuple | list):
+        raise OptionError(f"a planned deck is a sequence of cards, not {echo(deck)}")
+    _check_cards(deck, "in a planned deck")
+    if len(deck) != 52:
+        raise OptionError(f"a planned deck holds the 52 cards, not {len(deck)}")
 
 
 def rules_summary(options: Big2Options) -> str:

@@ -2,28 +2,77 @@
 
 Seats are numbered clockwise: the player to the *left* of seat ``s`` is the next seat still in after ``s``.
 
+How a hand is dealt (what a :class:`~engine.game.Scenario` deck means): the card at index 0 of the deck is dealt
+first, one card to each seat still in, starting left of the dealer and going clockwise, the dealer last. The rest
+of the deck stays in that order: the dealer's swap (Screw) takes the next card, and a cut (Chase) turns up the next
+card too. A shuffled deck is in random order, so that is a card at random; in a planned deal it is the card right
+after the dealt ones (``rest`` in :meth:`ChaseGame.deck_for`). A hand dealt again after a void hand takes the next
+planned deck, if any.
+
+The match layer (:mod:`engine.match`) keeps the lives (its totals, the life on honour included), moves the dealer
+and ends the match; each hand opens with :class:`~engine.match.RoundStarted` and closes with
+:class:`~engine.match.RoundOver`, and the match ends with :class:`~engine.match.MatchOver`.
+
 >>> import random
+>>> from engine.cards import parse_cards
 >>> game = ChaseGame()
->>> state = game.new_match(3, game.options("screw"), random.Random(7))
->>> state.to_move, [str(a) for a in state.legal_actions()]
-(2, ['stay', 'trade'])
+>>> order = game.deck_for(3, dealer=2, hands=[parse_cards("3H"), parse_cards("9C"), parse_cards("QD")])
+>>> state = game.new_match(3, game.options("screw"), random.Random(7), Scenario(decks=(order,), dealer=2))
+>>> state.to_move, [str(a) for a in state.legal_actions()], [str(c) for c in state.zones()["hand 0"]]
+(0, ['stay', 'trade'], ['3H'])
 """
 
 from __future__ import annotations
 
-import copy
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from enum import Enum, StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.cards import Card, Rank, Suit, standard_deck
-from engine.errors import InvalidActionError, OptionError
+from engine.cards import Card, Rank, Suit, sort_key, standard_deck
+from engine.errors import InvalidActionError, OptionError, echo
 from engine.events import Event
-from engine.game import Game, GameState, MatchResult, Preset, Variant
+from engine.game import (
+    Game,
+    GameEntry,
+    GameState,
+    MatchResult,
+    Preset,
+    Scenario,
+    Variant,
+    copy_rng,
+)
+from engine.match import MatchProgress, MatchRule, RoundStarted
+
+if TYPE_CHECKING:
+    from engine.game import Figures
+
+__all__ = [
+    "Acted",
+    "CardDealt",
+    "ChaseAction",
+    "ChaseFigures",
+    "ChaseGame",
+    "ChaseOptions",
+    "ChaseState",
+    "ChaseView",
+    "DeckSwapped",
+    "Eliminated",
+    "HandVoid",
+    "KingShown",
+    "PackCut",
+    "Paid",
+    "PayReason",
+    "Revealed",
+    "Stayed",
+    "Traded",
+]
 
 # Screw Your Neighbor breaks ties by suit: Spades > Hearts > Clubs > Diamonds.
 SUIT_ORDER = {Suit.DIAMONDS: 0, Suit.CLUBS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
+MATCH_RULE = MatchRule(last_standing=True)
+"""A match of lives: the last seat with a life left wins."""
 
 
 class ChaseAction(StrEnum):
@@ -34,6 +83,34 @@ class ChaseAction(StrEnum):
 
     def __str__(self) -> str:
         return self.value
+
+
+class Acted(Enum):
+    """What a seat did this hand (the words for it are in ``tui/describe.py``)."""
+
+    STAYED = "stayed"
+    TRADED = "traded"
+    TRADED_WITH = "traded_with"
+    """Another player traded with this seat before it acted."""
+    BLOCKED = "blocked"
+    """Its trade was blocked by a King (Screw)."""
+    SHOWED_KING = "showed_king"
+    """Its King blocked a trade and was shown (Screw)."""
+    SWAPPED = "swapped"
+    """The dealer swapped with the top card of the deck (Screw)."""
+    CUT = "cut"
+    """The dealer cut the pack (Chase)."""
+
+
+class PayReason(Enum):
+    """Why a seat pays at the end of a hand."""
+
+    LOWEST = "lowest"
+    """The lowest card pays 1."""
+    HIGHEST = "highest"
+    """High card pays: the highest card (a King never) pays 1."""
+    ACE = "ace"
+    """High card pays: every Ace pays 2."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +131,11 @@ class ChaseOptions:
     def dealer_action(self) -> ChaseAction:
         return ChaseAction.CUT if self.dealer_cuts else ChaseAction.SWAP
 
+    @property
+    def starting_lives(self) -> int:
+        """Lives at the start, the life on honour included."""
+        return self.lives + (1 if self.on_honour else 0)
+
 
 PRESET_OPTIONS = {
     "screw": ChaseOptions(preset="screw"),
@@ -66,8 +148,20 @@ PRESETS = (
 )
 VARIANTS = (
     Variant("high-card-pays", "High card pays", "The highest card pays 1 (a King never pays); every Ace pays 2."),
-    Variant("on-honour", "On honour", "After the last life a player plays on until they must pay again."),
-    Variant("no-honour", "No honour life", "A player is out as soon as the last token is paid."),
+    Variant(
+        "on-honour",
+        "On honour",
+        "After the last life a player plays on until they must pay again.",
+        excludes=("no-honour",),
+        presets=("screw",),
+    ),
+    Variant(
+        "no-honour",
+        "No honour life",
+        "A player is out as soon as the last token is paid.",
+        excludes=("on-honour",),
+        presets=("chase",),
+    ),
 )
 
 
@@ -79,7 +173,7 @@ def card_strength(card: Card, options: ChaseOptions) -> int:
     return int(card.rank) * 4 + SUIT_ORDER[card.suit]
 
 
-def payments(cards: dict[int, Card], options: ChaseOptions) -> dict[int, int]:
+def payments(cards: Mapping[int, Card], options: ChaseOptions) -> dict[int, int]:
     """Who pays how many lives at the end of a hand, from the cards the players still in hold.
 
     >>> from engine.cards import parse_cards
@@ -110,19 +204,20 @@ def payments(cards: dict[int, Card], options: ChaseOptions) -> dict[int, int]:
     return dict(sorted(owed.items()))
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# Events
-# ---------------------------------------------------------------------------------------------------------------
-@dataclass(frozen=True, kw_only=True)
-class HandStarted(Event):
-    hand: int
-    dealer: int
-    seats: tuple[int, ...]
-    """The seats still in, in turn order (left of the dealer first, the dealer last)."""
+def pay_reason(card: Card, options: ChaseOptions) -> PayReason:
+    """Why the holder of ``card`` pays (it is known to pay)."""
+    if options.high_card_pays:
+        return PayReason.ACE if card.rank is Rank.ACE else PayReason.HIGHEST
+    return PayReason.LOWEST
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Events (a hand opens with match.RoundStarted and closes with match.RoundOver)
+# ---------------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
 class CardDealt(Event):
+    """``seat`` was dealt ``card``; only that seat sees the card (the others get ``card=None``)."""
+
     seat: int
     card: Card | None
 
@@ -178,6 +273,8 @@ class PackCut(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class Revealed(Event):
+    """The end of a hand: every card still in play turned up, in turn order."""
+
     cards: tuple[tuple[int, Card], ...]
 
 
@@ -186,14 +283,15 @@ class Paid(Event):
     seat: int
     amount: int
     card: Card
-    reason: str
+    reason: PayReason
     lives_left: int
     """Lives left after paying, the life on honour included."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class HandVoid(Event):
-    """Every player still in would be out: nobody pays and the hand is dealt again."""
+    """Every player still in would be out: nobody pays and the hand is dealt again (a RoundOver with
+    ``replay=True`` follows, then the same round starts again with the same dealer)."""
 
     would_pay: tuple[int, ...]
 
@@ -201,17 +299,6 @@ class HandVoid(Event):
 @dataclass(frozen=True, kw_only=True)
 class Eliminated(Event):
     seat: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class DealerMoved(Event):
-    dealer: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class MatchOver(Event):
-    winner: int
-    pot: int
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -225,8 +312,11 @@ class Knowledge:
     """Seat -> the card that seat holds now."""
     not_king: set[int] = field(default_factory=set)
     """Seats known to hold no King."""
-    gone: set[Card] = field(default_factory=set)
+    gone: list[Card] = field(default_factory=list)
     """Cards known to be out of play this hand (a dealer's swapped or cut-away card)."""
+
+    def copy(self) -> Knowledge:
+        return Knowledge(dict(self.known), set(self.not_king), list(self.gone))
 
 
 @dataclass(frozen=True)
@@ -237,20 +327,27 @@ class ChaseView:
     players: int
     options: ChaseOptions
     hand: int
+    """The round number of the hand being played (a hand dealt again keeps its number)."""
     dealer: int
     lives: tuple[int, ...]
     """Lives left per seat, the life on honour included (0: out)."""
     pot: int
+    """Tokens paid so far (the life on honour puts nothing in); the winner takes them in Chase the Ace."""
     order: tuple[int, ...]
+    """The seats dealt in this hand, in turn order (left of the dealer first, the dealer last)."""
     turn: int
+    """The index in ``order`` of the seat to move."""
     to_move: int | None
-    acted: tuple[str | None, ...]
-    """What each seat did this hand, in words ("stayed", "traded", ...), or None."""
+    acted: tuple[Acted | None, ...]
+    """What each seat did this hand, or None."""
     known: tuple[tuple[int, Card], ...]
-    """Cards this seat knows the holder of now: its own, Kings shown, cards it traded."""
+    """Cards this seat knows the holder of now, by seat: its own, Kings shown, cards it traded or followed."""
     not_king: frozenset[int]
-    gone: frozenset[Card]
+    """Seats known to hold no King."""
+    gone: tuple[Card, ...]
+    """Cards this seat knows are out of play this hand (swapped or cut away), sorted."""
     legal: tuple[ChaseAction, ...]
+    """What this seat may do now (empty unless it is to move)."""
     winner: int | None
 
     @property
@@ -272,6 +369,7 @@ class ChaseView:
 
 
 def left_of(seat: int, lives: Sequence[int]) -> int:
+    """The next seat clockwise that is still in."""
     n = len(lives)
     for step in range(1, n + 1):
         other = (seat + step) % n
@@ -283,42 +381,69 @@ def left_of(seat: int, lives: Sequence[int]) -> int:
 # ---------------------------------------------------------------------------------------------------------------
 # State
 # ---------------------------------------------------------------------------------------------------------------
+def _no_progress() -> MatchProgress:
+    return MatchProgress.starting(0, MATCH_RULE)
+
+
 @dataclass
-class ChaseState(GameState):
+class ChaseState(GameState[ChaseOptions, ChaseView, ChaseAction]):
     options: ChaseOptions = field(default_factory=ChaseOptions)
     rng: random.Random = field(default_factory=random.Random)
-    lives: list[int] = field(default_factory=list)
+    progress: MatchProgress = field(default_factory=_no_progress)
+    """Lives (the totals), the dealer, the hand number and the match's end."""
     pot: int = 0
-    dealer: int = 0
-    hand: int = 0
     cards: list[Card | None] = field(default_factory=list)
+    """The card each seat holds (None: not dealt in)."""
     deck: list[Card] = field(default_factory=list)
+    """The rest of the deck, the next card at index 0."""
+    set_aside: list[Card] = field(default_factory=list)
+    """Cards swapped or cut away this hand."""
     order: tuple[int, ...] = ()
     turn: int = 0
-    acted: list[str | None] = field(default_factory=list)
+    acted: list[Acted | None] = field(default_factory=list)
     knowledge: list[Knowledge] = field(default_factory=list)
-    winner: int | None = None
-    out_order: list[int] = field(default_factory=list)
-    """Hand number at which each seat went out (0 while in); decides placings."""
+    """One per seat, and a last one for a spectator (who only ever learns what is public)."""
+    out_order: list[int | None] = field(default_factory=list)
+    """The hand in which each seat went out (0: out from the start; None while in); decides placings."""
+
+    action_types: ClassVar[tuple[type, ...]] = (ChaseAction,)
+
+    # -- the match layer's figures ---------------------------------------------------------------------------
+    @property
+    def lives(self) -> list[int]:
+        """Lives left per seat, the life on honour included (0: out)."""
+        return self.progress.totals
+
+    @property
+    def dealer(self) -> int:
+        return self.progress.dealer
+
+    @property
+    def hand(self) -> int:
+        return self.progress.round
+
+    @property
+    def winner(self) -> int | None:
+        if self.progress.over and self.progress.winners:
+            return self.progress.winners[0]
+        return None
 
     # -- the match -------------------------------------------------------------------------------------------
-    def start_hand(self) -> list[Event]:
-        """Shuffle, deal one card to each seat still in from the dealer's left, show Kings where the rules say."""
-        self.hand += 1
-        deck = standard_deck()
-        self.rng.shuffle(deck)
+    def start_hand(self, *, again: bool = False) -> list[Event]:
+        """Deal one card to each seat still in from the dealer's left, show Kings where the rules say."""
         seats = [s for s in range(self.players) if self.lives[s] > 0]
-        first = left_of(self.dealer, self.lives)
+        first = self.progress.next_seat(self.dealer)
         start = seats.index(first)
         self.order = tuple(seats[start:] + seats[:start])
         self.turn = 0
+        deck = self.next_deck(standard_deck(), self.rng)
         self.cards = [None] * self.players
+        for index, seat in enumerate(self.order):
+            self.cards[seat] = deck[index]
+        self.deck = deck[len(self.order) :]
+        self.set_aside = []
         self.acted = [None] * self.players
-        for seat in self.order:
-            self.cards[seat] = deck.pop()
-        self.deck = deck
-        events: list[Event] = [HandStarted(hand=self.hand, dealer=self.dealer, seats=self.order)]
-        # One entry per seat, and a last one for a spectator (who only ever learns what is public).
+        events: list[Event] = [self.progress.start_round(self.order, again=again)]
         self.knowledge = [Knowledge() for _ in range(self.players + 1)]
         for seat in self.order:
             card = self._card(seat)
@@ -342,7 +467,7 @@ class ChaseState(GameState):
 
     @property
     def to_move(self) -> int | None:
-        if self.winner is not None:
+        if self.progress.over or not self.order:
             return None
         return self.order[self.turn]
 
@@ -350,7 +475,7 @@ class ChaseState(GameState):
         seat = self.to_move
         if seat is None:
             return []
-        return _legal(seat, self.dealer, self._card(seat), self.lives, self.options, self._shown_king_left(seat))
+        return _legal(seat, self.dealer, self._card(seat), self.options, self._shown_king_left(seat))
 
     def _shown_king_left(self, seat: int) -> bool:
         left = left_of(seat, self.lives)
@@ -361,11 +486,11 @@ class ChaseState(GameState):
         return parse_action(text)
 
     def _apply(self, action: ChaseAction) -> list[Event]:
-        action = ChaseAction(action)  # "stay" passed the check as equal to ChaseAction.STAY; act on the member
+        action = ChaseAction(action)
         seat = self.order[self.turn]
         events: list[Event]
         if action is ChaseAction.STAY:
-            self.acted[seat] = "stayed"
+            self.acted[seat] = Acted.STAYED
             events = [Stayed(seat=seat)]
         elif action is ChaseAction.TRADE:
             events = self._trade(seat)
@@ -381,15 +506,15 @@ class ChaseState(GameState):
         mine, theirs = self._card(seat), self._card(target)
         if theirs.rank is Rank.KING:
             # Only in Screw Your Neighbor can this happen: the King was hidden until it blocked the trade.
-            self.acted[seat] = "blocked"
-            self.acted[target] = "showed a King"
+            self.acted[seat] = Acted.BLOCKED
+            self.acted[target] = Acted.SHOWED_KING
             for k in self.knowledge:
                 k.known[target] = theirs
             return [KingShown(seat=target, card=theirs, blocked=seat)]
         self.cards[seat], self.cards[target] = theirs, mine
-        self.acted[seat] = "traded"
+        self.acted[seat] = Acted.TRADED
         if self.acted[target] is None:
-            self.acted[target] = "was traded with"
+            self.acted[target] = Acted.TRADED_WITH
         for observer, k in enumerate(self.knowledge):
             if observer in (seat, target):
                 k.known[seat], k.known[target] = theirs, mine
@@ -406,14 +531,12 @@ class ChaseState(GameState):
 
     def _deck_card(self, seat: int, action: ChaseAction) -> list[Event]:
         old = self._card(seat)
-        if action is ChaseAction.CUT:
-            new = self.deck.pop(self.rng.randrange(len(self.deck)))
-        else:
-            new = self.deck.pop()
+        new = self.deck.pop(0)  # the top card for a swap; for a cut, the card turned up (see the module docstring)
         self.cards[seat] = new
+        self.set_aside.append(old)
         for observer, k in enumerate(self.knowledge):
             if k.known.get(seat) == old:
-                k.gone.add(old)
+                k.gone.append(old)
             if observer == seat or action is ChaseAction.CUT:
                 k.known[seat] = new
                 if new.rank is Rank.KING:
@@ -424,52 +547,49 @@ class ChaseState(GameState):
                 k.known.pop(seat, None)
                 k.not_king.discard(seat)
         if action is ChaseAction.CUT:
-            self.acted[seat] = "cut the pack"
+            self.acted[seat] = Acted.CUT
             return [PackCut(seat=seat, got=new)]
-        self.acted[seat] = "swapped with the deck"
+        self.acted[seat] = Acted.SWAPPED
         return [DeckSwapped(seat=seat, gave=old, got=new, audience=frozenset({seat}))]
 
     def _end_hand(self) -> list[Event]:
         held = {s: self._card(s) for s in self.order}
         events: list[Event] = [Revealed(cards=tuple(held.items()))]
         owed = payments(held, self.options)
-        if owed and all(self.lives[s] - owed.get(s, 0) <= 0 for s in self.order):
+        lives = list(self.lives)
+        if owed and all(lives[s] - owed.get(s, 0) <= 0 for s in self.order):
             events.append(HandVoid(would_pay=tuple(owed)))
-            events.extend(self.start_hand())
+            events.extend(self.progress.end_round(winners=(), deltas=[0] * self.players, replay=True))
+            events.extend(self.start_hand(again=True))
             return events
         honour = 1 if self.options.on_honour else 0
+        deltas = [0] * self.players
         for seat, amount in owed.items():
-            paid = min(amount, self.lives[seat])
+            paid = min(amount, lives[seat])
             # Only tokens go into the pot: a player on honour has none left to pay with.
-            self.pot += min(paid, max(0, self.lives[seat] - honour))
-            self.lives[seat] -= paid
+            self.pot += min(paid, max(0, lives[seat] - honour))
+            deltas[seat] = -paid
             events.append(
                 Paid(
                     seat=seat,
                     amount=paid,
                     card=held[seat],
-                    reason=_pay_reason(held[seat], self.options),
-                    lives_left=self.lives[seat],
+                    reason=pay_reason(held[seat], self.options),
+                    lives_left=lives[seat] - paid,
                 )
             )
         for seat in owed:
-            if self.lives[seat] <= 0:
+            if lives[seat] + deltas[seat] <= 0:
                 self.out_order[seat] = self.hand
                 events.append(Eliminated(seat=seat))
-        alive = [s for s in range(self.players) if self.lives[s] > 0]
-        if len(alive) == 1:
-            self.winner = alive[0]
-            events.append(MatchOver(winner=self.winner, pot=self.pot))
-            return events
-        self.dealer = left_of(self.dealer, self.lives)
-        events.append(DealerMoved(dealer=self.dealer))
-        events.extend(self.start_hand())
+        events.extend(self.progress.end_round(winners=(), deltas=deltas))
+        if not self.progress.over:
+            events.extend(self.start_hand())
         return events
 
     # -- views -----------------------------------------------------------------------------------------------
-    def view(self, seat: int | None) -> ChaseView:
-        k = self.knowledge[self.players if seat is None else seat]
-        known, not_king, gone = dict(k.known), frozenset(k.not_king), frozenset(k.gone)
+    def _view(self, seat: int | None) -> ChaseView:
+        k = self.knowledge[self.players if seat is None else seat] if self.knowledge else Knowledge()
         return ChaseView(
             seat=seat,
             players=self.players,
@@ -482,32 +602,58 @@ class ChaseState(GameState):
             turn=self.turn,
             to_move=self.to_move,
             acted=tuple(self.acted),
-            known=tuple(sorted(known.items())),
-            not_king=not_king,
-            gone=gone,
+            known=tuple(sorted(k.known.items())),
+            not_king=frozenset(k.not_king),
+            gone=tuple(sorted(k.gone, key=sort_key)),
             legal=tuple(self.legal_actions()) if seat is not None and seat == self.to_move else (),
             winner=self.winner,
         )
 
     def determinize(self, seat: int, rng: random.Random) -> ChaseState:
+        """A state consistent with what ``seat`` knows (see :func:`sample_state`)."""
         return sample_state(self.view(seat), rng)
 
     def clone(self) -> ChaseState:
-        return copy.deepcopy(self)
+        other = ChaseState(
+            players=self.players,
+            options=self.options,
+            rng=copy_rng(self.rng),
+            progress=self.progress.copy(),
+            pot=self.pot,
+            cards=list(self.cards),
+            deck=list(self.deck),
+            set_aside=list(self.set_aside),
+            order=self.order,
+            turn=self.turn,
+            acted=list(self.acted),
+            knowledge=[k.copy() for k in self.knowledge],
+            out_order=list(self.out_order),
+        )
+        self._copy_base(other)
+        return other
+
+    def zones(self) -> dict[str, Sequence[Card]]:
+        places: dict[str, Sequence[Card]] = {
+            f"hand {seat}": [card] for seat, card in enumerate(self.cards) if card is not None
+        }
+        places["deck"] = list(self.deck)
+        places["set aside"] = list(self.set_aside)
+        return places
+
+    def full_deck(self) -> list[Card]:
+        return standard_deck()
 
     @property
     def result(self) -> MatchResult | None:
-        if self.winner is None:
+        if not self.progress.over:
             return None
         # Score: how many opponents a seat outlasted (players out in the same hand share a place).
-        went_out = [hand or self.hand + 1 for hand in self.out_order]
+        went_out = [self.hand + 1 if hand is None else hand for hand in self.out_order]
         scores = [float(sum(1 for other in went_out if other < mine)) for mine in went_out]
-        return MatchResult(winners=(self.winner,), scores=tuple(scores))
+        return MatchResult(winners=self.progress.winners, scores=tuple(scores))
 
 
-def _legal(
-    seat: int, dealer: int, card: Card, lives: Sequence[int], options: ChaseOptions, king_shown_left: bool
-) -> list[ChaseAction]:
+def _legal(seat: int, dealer: int, card: Card, options: ChaseOptions, king_shown_left: bool) -> list[ChaseAction]:
     if card.rank is Rank.KING:
         return [ChaseAction.STAY]
     if seat == dealer:
@@ -517,19 +663,23 @@ def _legal(
     return [ChaseAction.STAY, ChaseAction.TRADE]
 
 
-def _pay_reason(card: Card, options: ChaseOptions) -> str:
-    if options.high_card_pays:
-        return "an Ace pays 2" if card.rank is Rank.ACE else "the highest card pays"
-    return "the lowest card pays"
+ACTION_WORDS = {"s": "stay", "t": "trade", "keep": "stay", "pass": "stay", "exchange": "trade", "deck": "swap"}
 
 
-def parse_action(text: str) -> ChaseAction:
+def parse_action(text: object) -> ChaseAction:
+    """An action from its text (``stay``, ``trade``, ``swap``, ``cut``, or ``s``/``t``); InvalidActionError for
+    anything else, whatever object it is.
+
+    >>> parse_action(" Trade "), parse_action("s")
+    (<ChaseAction.TRADE: 'trade'>, <ChaseAction.STAY: 'stay'>)
+    """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"not an action: {echo(text)} (stay, trade, swap or cut)")
     word = text.strip().lower()
-    aliases = {"s": "stay", "t": "trade", "keep": "stay", "pass": "stay", "exchange": "trade", "deck": "swap"}
     try:
-        return ChaseAction(aliases.get(word, word))
+        return ChaseAction(ACTION_WORDS.get(word, word))
     except ValueError:
-        raise InvalidActionError(f"not an action: {text!r} (stay, trade, swap or cut)") from None
+        raise InvalidActionError(f"not an action: {echo(text)} (stay, trade, swap or cut)") from None
 
 
 def sample_state(view: ChaseView, rng: random.Random) -> ChaseState:
@@ -554,39 +704,92 @@ def sample_state(view: ChaseView, rng: random.Random) -> ChaseState:
         cards_known[seat] = pool.pop(index)
     for seat in view.order:
         cards[seat] = cards_known[seat]
+    progress = MatchProgress.starting(view.players, MATCH_RULE, dealer=view.dealer, totals=view.lives)
+    progress.round = view.hand
+    if view.winner is not None:
+        progress.over, progress.winners = True, (view.winner,)
     state = ChaseState(
         players=view.players,
         options=view.options,
         rng=random.Random(rng.getrandbits(64)),
-        lives=list(view.lives),
+        progress=progress,
         pot=view.pot,
-        dealer=view.dealer,
-        hand=view.hand,
         cards=cards,
         deck=pool,
+        set_aside=list(view.gone),
         order=view.order,
         turn=view.turn,
         acted=list(view.acted),
-        winner=view.winner,
-        out_order=[0] * view.players,
+        out_order=[None if life > 0 else 0 for life in view.lives],
     )
     # In the sample every seat knows what the viewer knows, plus its own card.
-    state.knowledge = []
     for seat in range(view.players + 1):
-        k = Knowledge(known=dict(known), not_king=set(view.not_king), gone=set(view.gone))
-        if seat < view.players and cards[seat] is not None:
-            k.known[seat] = cards[seat]  # type: ignore[assignment]
+        k = Knowledge(known=dict(known), not_king=set(view.not_king), gone=list(view.gone))
+        own = cards[seat] if seat < view.players else None
+        if own is not None:
+            k.known[seat] = own
         state.knowledge.append(k)
     return state
 
 
-class ChaseGame(Game[ChaseOptions]):
+# ---------------------------------------------------------------------------------------------------------------
+# simulate's figures
+# ---------------------------------------------------------------------------------------------------------------
+class ChaseFigures:
+    """``parlour simulate`` figures: hands dealt, and per line-up position how often it paid and how much."""
+
+    column = "pays_per_hand"
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.hands = 0
+        self.hands_in: list[int] = []
+        self.pays: list[int] = []
+        self.lives_paid: list[int] = []
+
+    def add(self, state: GameState[Any, Any, Any], position: Sequence[int]) -> None:
+        if not self.hands_in:
+            self.hands_in = [0] * state.players
+            self.pays = [0] * state.players
+            self.lives_paid = [0] * state.players
+        self.games += 1
+        for event in state.history:
+            if isinstance(event, RoundStarted):
+                self.hands += 1
+                for seat in event.seats:
+                    self.hands_in[position[seat]] += 1
+            elif isinstance(event, Paid):
+                self.pays[position[event.seat]] += 1
+                self.lives_paid[position[event.seat]] += event.amount
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "hands": self.hands,
+            "hands_per_game": round(self.hands / self.games, 3) if self.games else 0.0,
+            "score": "opponents outlasted",
+            "seats": [
+                {
+                    "seat": seat,
+                    "hands_played": self.hands_in[seat],
+                    "paid": self.pays[seat],
+                    "pays_per_hand": round(self.pays[seat] / self.hands_in[seat], 4) if self.hands_in[seat] else 0.0,
+                    "lives_paid": self.lives_paid[seat],
+                }
+                for seat in range(len(self.hands_in))
+            ],
+        }
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The spec
+# ---------------------------------------------------------------------------------------------------------------
+class ChaseGame(Game[ChaseOptions, ChaseView, ChaseAction]):
     key = "chase"
     name = "Screw Your Neighbor / Chase the Ace"
-    aliases = ("screw", "screw-your-neighbor", "chase-the-ace", "syn", "cta")
     min_players = 2
     max_players = 10
     default_players = 5
+    view_type = ChaseView
 
     @property
     def presets(self) -> Sequence[Preset]:
@@ -596,43 +799,132 @@ class ChaseGame(Game[ChaseOptions]):
     def variants(self) -> Sequence[Variant]:
         return VARIANTS
 
-    def options(self, preset: str | None = None, variants: Sequence[str] = ()) -> ChaseOptions:
-        preset = (preset or "screw").lower()
-        if preset not in PRESET_OPTIONS:
-            raise OptionError(f"unknown preset {preset!r}; choose one of: {', '.join(PRESET_OPTIONS)}")
-        options = PRESET_OPTIONS[preset]
-        for key in variants:
-            key = key.lower()
-            if key == "high-card-pays":
-                options = replace(options, high_card_pays=True)
-            elif key == "on-honour":
-                options = replace(options, on_honour=True)
-            elif key == "no-honour":
-                options = replace(options, on_honour=False)
-            else:
-                known = ", ".join(v.key for v in VARIANTS)
-                raise OptionError(f"unknown variant {key!r}; choose from: {known}")
-        return options
+    def base_options(self, preset: str | None) -> ChaseOptions:
+        key = "screw" if preset is None else preset.strip().lower() if isinstance(preset, str) else None
+        if key not in PRESET_OPTIONS:
+            raise OptionError(f"unknown preset {echo(preset)}; choose one of: {', '.join(PRESET_OPTIONS)}")
+        return PRESET_OPTIONS[key]
 
-    def new_match(self, players: int, options: ChaseOptions, rng: random.Random) -> ChaseState:
+    def with_variant(self, options: ChaseOptions, key: str) -> ChaseOptions:
+        if key == "high-card-pays":
+            return replace(options, high_card_pays=True)
+        if key == "on-honour":
+            return replace(options, on_honour=True)
+        if key == "no-honour":
+            return replace(options, on_honour=False)
+        raise OptionError(f"unknown variant {echo(key)}; choose from: {', '.join(v.key for v in VARIANTS)}")
+
+    def entries(self) -> tuple[GameEntry, ...]:
+        return (
+            GameEntry("screw", self, "screw", "Screw Your Neighbor", ("screw-your-neighbor", "syn")),
+            GameEntry("chase", self, "chase", "Chase the Ace", ("chase-the-ace", "cta")),
+        )
+
+    def new_match(
+        self, players: int, options: ChaseOptions, rng: random.Random, scenario: Scenario | None = None
+    ) -> ChaseState:
+        """A match; ``scenario`` may choose the first decks (see the module docstring), the first dealer and the
+        lives (the life on honour included, 0 for a seat that is out)."""
         self.check_players(players)
-        lives = options.lives + (1 if options.on_honour else 0)
+        if not isinstance(options, ChaseOptions):
+            raise OptionError(f"not options of {self.name}: {echo(options)}")
+        scenario = scenario if scenario is not None else Scenario()
+        totals = self._scenario_totals(players, options, scenario.totals)
+        if scenario.dealer is None:
+            dealer = rng.randrange(players)
+            if totals[dealer] <= 0:
+                dealer = left_of(dealer, totals)
+        else:
+            dealer = scenario.dealer
+            if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+                raise OptionError(f"the dealer must be a seat from 0 to {players - 1}, not {echo(dealer)}")
+            if totals[dealer] <= 0:
+                raise OptionError(f"seat {dealer} is out and cannot deal")
+        full = sorted(map(str, standard_deck()))
+        for order in scenario.decks:
+            if not isinstance(order, Sequence) or not all(isinstance(c, Card) for c in order):
+                raise OptionError(f"a planned deck is a sequence of cards, not {echo(order)}")
+            if sorted(map(str, order)) != full:
+                raise OptionError("a planned deck must hold exactly the 52 cards of the deck")
         state = ChaseState(
             players=players,
             options=options,
             rng=rng,
-            lives=[lives] * players,
-            dealer=rng.randrange(players),
-            out_order=[0] * players,
+            progress=MatchProgress.starting(players, MATCH_RULE, dealer=dealer, totals=totals),
+            out_order=[None if life > 0 else 0 for life in totals],
         )
+        state.planned = [tuple(order) for order in scenario.decks]
         state.history.extend(state.start_hand())
         return state
 
-    def determinize(self, view: ChaseView, rng: random.Random) -> ChaseState:  # type: ignore[override]
+    @staticmethod
+    def _scenario_totals(players: int, options: ChaseOptions, totals: Sequence[int] | None) -> list[int]:
+        if totals is None:
+            return [options.starting_lives] * players
+        if not isinstance(totals, Sequence) or len(totals) != players:
+            raise OptionError(f"a scenario needs one number of lives per seat ({players}), not {echo(totals)}")
+        if not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in totals):
+            raise OptionError(f"lives are whole numbers from 0, not {echo(totals)}")
+        if sum(1 for t in totals if t > 0) < 2:
+            raise OptionError("a match needs at least two players with a life left")
+        return list(totals)
+
+    def deck_for(
+        self, players: int, dealer: int, hands: Sequence[Sequence[Card]], rest: Sequence[Card] = ()
+    ) -> tuple[Card, ...]:
+        """A deck order dealing ``hands[s]`` (one card, or none for a seat that is out) to each seat when
+        ``dealer`` deals, then ``rest`` (the dealer's swap or cut takes ``rest[0]``), then the other cards.
+
+        >>> from engine.cards import parse_cards
+        >>> order = ChaseGame().deck_for(3, 0, [parse_cards("2C"), parse_cards("9H"), parse_cards("KD")], [])
+        >>> [str(c) for c in order[:3]]
+        ['9H', 'KD', '2C']
+        """
+        if len(hands) != players:
+            raise OptionError(f"deck_for needs one hand per seat ({players}), not {len(hands)}")
+        if any(len(hand) > 1 for hand in hands):
+            raise OptionError("in this game every seat is dealt one card")
+        lives = [len(hand) for hand in hands]
+        if not 0 <= dealer < players or not lives[dealer]:
+            raise OptionError(f"the dealer (seat {dealer}) must be dealt a card")
+        order: list[Card] = []
+        seat = dealer
+        for _ in range(sum(lives)):
+            seat = left_of(seat, lives)
+            order.append(hands[seat][0])
+        order.extend(rest)
+        if len(set(order)) != len(order):
+            raise OptionError("a card is named twice")
+        named = set(order)
+        return tuple(order + [c for c in standard_deck() if c not in named])
+
+    def determinize(self, view: ChaseView, rng: random.Random) -> ChaseState:
         return sample_state(view, rng)
 
     def rules_summary(self, options: ChaseOptions | None = None) -> str:
         return rules_summary(options or PRESET_OPTIONS["screw"])
+
+    def figures(self) -> Figures:
+        return ChaseFigures()
+
+    def codec_types(self) -> Sequence[type]:
+        return (
+            ChaseOptions,
+            ChaseView,
+            ChaseAction,
+            Acted,
+            PayReason,
+            CardDealt,
+            KingShown,
+            Stayed,
+            Traded,
+            DeckSwapped,
+            PackCut,
+            Revealed,
+            Paid,
+            HandVoid,
+            Eliminated,
+        )
 
 
 def rules_summary(options: ChaseOptions) -> str:

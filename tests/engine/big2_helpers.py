@@ -2,15 +2,13 @@
 
 Two ways to set up an exact position
 ------------------------------------
-:func:`position` builds a :class:`Big2State` directly: hands of any size (as text, one string per seat), whose
-turn it is, what is on the table. Nothing is dealt, so small hands make the rules easy to read.
+:func:`stacked_deal` starts a real match through the public scenario API: ``Big2Game.deck_for`` lays out a deck
+that deals each seat the planned cards (then what is left: the 52nd card with three players, the set-aside cards
+with two), and ``Big2Game.new_match(..., Scenario(decks=..., dealer=...))`` deals it. Positions later in a deal are
+reached by playing actions from there.
 
-:func:`stacked_deal` deals a real deal with ``Big2State.start_deal`` from a :class:`StackedRandom`. ``start_deal``
-shuffles a fresh ``standard_deck()`` with the state's RNG, then deals ``deck[i]`` to seat ``(dealer + 1 + i) % n``
-where the first deal's dealer is ``first_dealer``; with ``first_dealer = n - 1`` card ``i`` goes to seat
-``i % n``. ``StackedRandom.shuffle`` lays the deck out so that each seat gets the planned cards, then what is left
-(the 52nd card with three players, the set-aside cards with two) in the planned order. When the plans run out it
-is an ordinary seeded ``random.Random``. Nothing in ``engine/`` is patched.
+:func:`position` builds a :class:`Big2State` from its fields, for the one thing no real deal gives: hands of any
+size (as text, one string per seat), whose turn it is, what is on the table, so that a rule reads in a few cards.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from game_helpers import act as act
@@ -27,7 +25,9 @@ from game_helpers import of_type as of_type
 
 from engine.cards import Card, parse_cards, standard_deck
 from engine.events import Event
-from engine.games.big2 import Big2Game, Big2Options, Big2State, Combo, classify, encoding
+from engine.game import Scenario
+from engine.games.big2 import Big2Game, Big2Options, Big2State, Combo, classify, encoding, match_rule
+from engine.match import MatchProgress
 
 GAME = Big2Game()
 FULL_DECK: frozenset[Card] = frozenset(standard_deck())
@@ -61,7 +61,7 @@ def mask(text: str | Sequence[Card], options: Big2Options = SEED) -> int:
 
 
 def hand_of(state: Big2State, seat: int) -> set[Card]:
-    return set(state.enc.cards(state.hands[seat]))
+    return set(state.zones()[f"hand {seat}"])
 
 
 def position(
@@ -72,8 +72,9 @@ def position(
     table_seat: int | None = None,
     first_lead: bool = False,
 ) -> Big2State:
-    """A state built directly: ``hands[s]`` is seat s's cards as text. With ``first_lead`` the holder of the lead
-    card is to move and must include it (the start of a deal); otherwise ``turn`` (default 0) moves freely."""
+    """A state built from its fields: ``hands[s]`` is seat s's cards as text (any number). With ``first_lead`` the
+    holder of the lead card is to move and must include it (the start of a deal); otherwise ``turn`` (default 0)
+    moves freely. The first deal of a match, dealt by the last seat."""
     enc = encoding(options)
     masks = [enc.mask(parse_cards(h)) for h in hands]
     n = len(hands)
@@ -83,11 +84,16 @@ def position(
         holders = [s for s in range(n) if masks[s] & must]
         assert holders, "nobody holds the lead card"
         turn = holders[0]
-    state = Big2State(
+    progress = MatchProgress.starting(n, match_rule(options), dealer=n - 1)
+    progress.start_round(seats=tuple(range(n)))
+    dealt = 0
+    for m in masks:
+        dealt |= m
+    return Big2State(
         players=n,
         options=options,
         rng=random.Random(0),
-        deal=1,
+        progress=progress,
         hands=masks,
         table=combo(table, options) if table else None,
         table_seat=table_seat if table else None,
@@ -95,46 +101,38 @@ def position(
         turn=turn if turn is not None else 0,
         must_include=must,
         played=combo(table, options).mask if table else 0,
-        totals=[0] * n,
+        start_counts=tuple(m.bit_count() for m in masks),
     )
-    return state
 
 
-class StackedRandom(random.Random):
-    """A seeded Random whose ``shuffle`` lays out the next planned deck (see the module docstring)."""
-
-    def __init__(self, decks: Sequence[list[Card]] = (), seed: int = 0) -> None:
-        super().__init__(seed)
-        self.decks = list(decks)
-
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
-        super().shuffle(x)
-        if self.decks:
-            planned = self.decks.pop(0)
-            assert sorted(map(str, planned)) == sorted(map(str, x)), "a planned deck must hold the 52 cards once"
-            x[:] = planned
-
-
-def deck_for(hands: Sequence[str | Sequence[Card]], rest: str | Sequence[Card] = "") -> list[Card]:
-    """The deck order that deals ``hands`` (seat i gets card i, i + n, ...) and leaves ``rest`` after them, then
-    every card not named (in deck order)."""
-    per_seat = [parse_cards(h) if isinstance(h, str) else list(h) for h in hands]
-    size = len(per_seat[0])
-    assert all(len(h) == size for h in per_seat), "every seat is dealt as many cards"
-    order = [per_seat[i % len(per_seat)][i // len(per_seat)] for i in range(size * len(per_seat))]
-    order += parse_cards(rest) if isinstance(rest, str) else list(rest)
-    order += [c for c in standard_deck() if c not in order]
-    assert len(order) == len(set(order)) == 52, "a card planned twice"
-    return order
-
-
-def stacked_deal(hands: Sequence[str | Sequence[Card]], options: Big2Options = SEED, rest: str = "") -> Big2State:
-    """A match whose first deal gives seat i exactly ``hands[i]`` (then ``rest`` lies next in the deck)."""
+def deck_for(
+    hands: Sequence[str | Sequence[Card]], rest: str | Sequence[Card] = "", dealer: int | None = None
+) -> tuple[Card, ...]:
+    """The deck order (from ``Big2Game.deck_for``) that deals seat i ``hands[i]`` when ``dealer`` (default: the
+    last seat) deals, and leaves ``rest`` after them."""
     n = len(hands)
-    rng = StackedRandom([deck_for(hands, rest)])
-    state = Big2State(players=n, options=options, rng=rng, totals=[0] * n, first_dealer=n - 1)
-    state.history.extend(state.start_deal())
-    return state
+    per_seat = [parse_cards(h) if isinstance(h, str) else list(h) for h in hands]
+    after = parse_cards(rest) if isinstance(rest, str) else list(rest)
+    return GAME.deck_for(n, n - 1 if dealer is None else dealer, per_seat, after)
+
+
+def stacked_deal(
+    hands: Sequence[str | Sequence[Card]],
+    options: Big2Options = SEED,
+    rest: str = "",
+    dealer: int | None = None,
+    totals: Sequence[int] | None = None,
+) -> Big2State:
+    """A match whose first deal gives seat i exactly ``hands[i]`` (then ``rest`` lies next in the deck), dealt by
+    ``dealer`` (default: the last seat), from the public scenario API."""
+    n = len(hands)
+    chosen = n - 1 if dealer is None else dealer
+    scenario = Scenario(
+        decks=(deck_for(hands, rest, chosen),),
+        dealer=chosen,
+        totals=tuple(totals) if totals is not None else None,
+    )
+    return GAME.new_match(n, options, random.Random(0), scenario)
 
 
 def split_deck(players: int, seed: int) -> list[list[Card]]:

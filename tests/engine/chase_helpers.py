@@ -2,15 +2,13 @@
 
 Stacking the deck
 -----------------
-:func:`deal` builds a :class:`ChaseState` directly (no ``new_match``, so the dealer and the lives are ours to
-choose) and gives it a :class:`StackedRandom`. ``ChaseState.start_hand`` shuffles a fresh ``standard_deck()``
-with the state's RNG and then ``pop()``s one card per seat in turn order, then the dealer's swap takes the next
-``pop()``; a cut takes ``deck.pop(rng.randrange(len(deck)))``. ``StackedRandom.shuffle`` therefore shuffles as
-usual and then moves the planned cards to the end of the list in the reverse order of the pops, and its
-``randrange`` answers the index of the planned cut card. It reads the turn order from the state it deals for
-(``rng.state``), so a plan names cards by *seat* and stays right across hands whatever the dealer and
-eliminations did. When the plans run out it is an ordinary seeded ``random.Random``. Nothing in ``engine/`` is
-patched: the engine code under test is exactly the code that runs in play.
+:func:`deal` starts a match through the public scenario API only: ``GAME.new_match(players, options, rng,
+Scenario(decks=..., dealer=..., totals=...))``. Each :class:`HandPlan` names the card of every seat still in and,
+with ``top`` or ``cut``, the next cards of the deck (the dealer's swap or cut takes the first of them: see the
+docstring of :mod:`engine.games.chase`); :meth:`ChaseGame.deck_for` turns it into a deck order. The first hand is
+dealt by the ``dealer`` given to :func:`deal`; a later hand names its dealer (``plan(..., dealer=0)``), which the
+rules decide (the next seat still in, or the same dealer after a void hand). When the plans run out, the table's
+seeded RNG shuffles as usual. Nothing is patched and no private field is set.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from game_helpers import act as act
@@ -26,6 +24,7 @@ from game_helpers import cards_in as cards_in
 from game_helpers import of_type as of_type
 
 from engine.cards import Card, parse_cards, standard_deck
+from engine.game import Scenario
 from engine.games.chase import ChaseAction, ChaseGame, ChaseOptions, ChaseState
 
 GAME = ChaseGame()
@@ -42,19 +41,25 @@ def opts(preset: str = "screw", *variants: str) -> ChaseOptions:
 
 @dataclasses.dataclass
 class HandPlan:
-    """The cards of one deal: ``cards`` by seat (only the seats still in), then what the deck gives."""
+    """The cards of one deal: ``cards`` by seat (only the seats still in), then what the deck gives next."""
 
+    seats: int
     cards: dict[int, Card]
-    top: tuple[Card, ...] = ()
-    """The next cards popped from the deck after the deal (the first is what a dealer's swap gets)."""
-    cut: Card | None = None
-    """The card a dealer's cut turns up."""
+    next: tuple[Card, ...] = ()
+    """The cards right after the dealt ones: the first is what a dealer's swap or cut gets."""
+    dealer: int | None = None
+    """Who deals this hand (a later hand must say; the first is dealt by :func:`deal`'s ``dealer``)."""
 
 
-def plan(cards: str, top: str = "", cut: str | None = None) -> HandPlan:
-    """``plan("3H 9C - QD")``: one card per seat in seat order, ``-`` for a seat that is out."""
-    by_seat = {seat: Card.parse(text) for seat, text in enumerate(cards.split()) if text != "-"}
-    return HandPlan(by_seat, tuple(parse_cards(top)), Card.parse(cut) if cut else None)
+def plan(cards: str, top: str = "", cut: str | None = None, dealer: int | None = None) -> HandPlan:
+    """``plan("3H 9C - QD")``: one card per seat in seat order, ``-`` for a seat that is out.
+
+    ``top`` is the top of the deck after the deal (a swap takes its first card); ``cut`` the card a cut turns up.
+    """
+    tokens = cards.split()
+    by_seat = {seat: Card.parse(text) for seat, text in enumerate(tokens) if text != "-"}
+    following = parse_cards(top) + ([Card.parse(cut)] if cut else [])
+    return HandPlan(len(tokens), by_seat, tuple(following), dealer)
 
 
 def turn_order(players: int, dealer: int, lives: Sequence[int]) -> list[int]:
@@ -62,35 +67,17 @@ def turn_order(players: int, dealer: int, lives: Sequence[int]) -> list[int]:
     return [s for step in range(1, players + 1) if lives[s := (dealer + step) % players] > 0]
 
 
-class StackedRandom(random.Random):
-    """A seeded Random whose ``shuffle`` stacks the next planned deal (see the module docstring)."""
-
-    def __init__(self, plans: Sequence[HandPlan] = (), seed: int = 0) -> None:
-        super().__init__(seed)
-        self.plans = list(plans)
-        self.state: ChaseState | None = None
-        self.pending_cut: Card | None = None
-
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
-        super().shuffle(x)
-        if self.state is None or not self.plans:
-            return
-        hand = self.plans.pop(0)
-        st = self.state
-        order = turn_order(st.players, st.dealer, st.lives)
-        assert set(hand.cards) == set(order), f"plan deals to {sorted(hand.cards)}, seats in are {order}"
-        pops = [hand.cards[s] for s in order] + list(hand.top)
-        assert len(set(pops)) == len(pops), "a card planned twice"
-        assert hand.cut is None or hand.cut not in pops, "the cut card is also dealt"
-        rest = [c for c in x if c not in pops]
-        x[:] = rest + pops[::-1]
-        self.pending_cut = hand.cut
-
-    def randrange(self, *args: Any, **kwargs: Any) -> int:  # type: ignore[override]
-        if self.pending_cut is not None and self.state is not None:
-            wanted, self.pending_cut = self.pending_cut, None
-            return self.state.deck.index(wanted)
-        return super().randrange(*args, **kwargs)
+def scenario(hands: Sequence[HandPlan], dealer: int, lives: Sequence[int] | None = None) -> Scenario:
+    """The Scenario that deals ``hands`` (see the module docstring)."""
+    players = hands[0].seats
+    decks = []
+    for index, hand in enumerate(hands):
+        assert hand.seats == players, "every plan names every seat"
+        by = dealer if index == 0 else hand.dealer
+        assert by is not None, "a later hand names its dealer"
+        dealt = [[hand.cards[s]] if s in hand.cards else [] for s in range(players)]
+        decks.append(GAME.deck_for(players, by, dealt, hand.next))
+    return Scenario(decks=tuple(decks), dealer=dealer, totals=tuple(lives) if lives is not None else None)
 
 
 def deal(
@@ -98,19 +85,16 @@ def deal(
     hands: Sequence[HandPlan],
     dealer: int,
     lives: Sequence[int] | None = None,
+    seed: int = 0,
 ) -> ChaseState:
     """A match whose first deals are ``hands``; seats without a card in the first plan start out (0 lives)."""
     first = hands[0]
-    players = max(first.cards) + 1
-    start = options.lives + (1 if options.on_honour else 0)
     if lives is None:
-        lives = [start if s in first.cards else 0 for s in range(players)]
-    rng = StackedRandom(hands)
-    state = ChaseState(
-        players=players, options=options, rng=rng, lives=list(lives), dealer=dealer, out_order=[0] * players
-    )
-    rng.state = state
-    state.history.extend(state.start_hand())
+        lives = [options.starting_lives if s in first.cards else 0 for s in range(first.seats)]
+    state = GAME.new_match(first.seats, options, random.Random(seed), scenario(hands, dealer, lives))
+    assert isinstance(state, ChaseState)
+    assert state.order == tuple(turn_order(first.seats, dealer, lives))
+    assert {s: state.cards[s] for s in state.order} == first.cards, "the first hand is dealt as planned"
     return state
 
 

@@ -9,10 +9,9 @@ from typing import Any
 from engine.cards import Card
 from engine.events import Event
 from engine.game import GameState
-from engine.games.big2 import Combo
 
 
-def act(state: GameState, *actions: str) -> list[Event]:
+def act(state: GameState[Any, Any, Any], *actions: str) -> list[Event]:
     """Apply each action (by its text, read by the game) for whoever is to move; return all the events."""
     events: list[Event] = []
     for text in actions:
@@ -27,11 +26,10 @@ def of_type(events: Sequence[Event], kind: type[Event]) -> list[Any]:
 
 
 def cards_in(obj: object) -> Iterator[Card]:
-    """Every Card anywhere in ``obj``: dataclass fields, combinations, tuples, lists, sets, dicts (keys too)."""
+    """Every Card anywhere in ``obj``: dataclass fields, tuples, lists, sets, dicts (keys too). Views and events
+    hold their cards as cards (never behind masks or keys), so this finds every card they name."""
     if isinstance(obj, Card):
         yield obj
-    elif isinstance(obj, Combo):  # a named tuple of masks and keys: its cards are behind a property
-        yield from obj.cards
     elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         for f in dataclasses.fields(obj):
             yield from cards_in(getattr(obj, f.name))

@@ -37,7 +37,6 @@ from engine.games.big2 import (
     DealOver,
     DealStarted,
     HandDealt,
-    MatchOver,
     Passed,
     Play,
     Played,
@@ -46,6 +45,7 @@ from engine.games.big2 import (
     loss,
     parse_action,
 )
+from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.table import Table
 
 STANDARD = opts("standard-suits")
@@ -476,8 +476,12 @@ def test_deal_ends_when_a_player_runs_out_and_the_winner_gains_the_losses() -> N
     assert sum(over[0].deltas) == 0 and over[0].totals == over[0].deltas == tuple(state.totals)
     assert [set(h) for h in over[0].hands] == [set(), *[set(cards(h)) for h in hands[1:]]]
     assert over[0].losses[0] is None and [lost.points for lost in over[0].losses[1:]] == [6, 20, 80]
+    assert of_type(events, RoundOver) == [
+        RoundOver(round=1, winners=(0,), deltas=(106, -6, -20, -80), totals=(106, -6, -20, -80), last=True)
+    ]
     match = of_type(events, MatchOver)
     assert match == [MatchOver(totals=(106, -6, -20, -80), winners=(0,))]
+    assert [type(e).__name__ for e in events] == ["Played", "DealOver", "RoundOver", "MatchOver"]
     assert state.is_over and state.legal_actions() == [] and state.to_move is None
 
 
@@ -497,8 +501,8 @@ def test_a_new_deal_follows_until_the_number_of_deals() -> None:
     state = position(["KD", "4C 5C"], opts(deals=2), turn=0)
     events = act(state, "KD")
     assert of_type(events, DealOver) and not of_type(events, MatchOver)
-    started = of_type(events, DealStarted)
-    assert len(started) == 1 and started[0].deal == 2
+    started = of_type(events, RoundStarted)
+    assert len(started) == 1 and started[0].round == 2 and len(of_type(events, DealStarted)) == 1
     assert [bin(h).count("1") for h in state.hands] == [13, 13] and state.totals == [2, -2]
 
 

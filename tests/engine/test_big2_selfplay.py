@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 import pytest
 from big2_helpers import GAME, snapshot
 
-from engine.bots import Bot, make_bot
-from engine.cards import Card
+from engine.bots import Bot
+from engine.cards import Card, is_conserved
 from engine.errors import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError
 from engine.events import Event
 from engine.games.big2 import (
@@ -26,13 +26,14 @@ from engine.games.big2 import (
     Big2State,
     DealOver,
     DealStarted,
-    MatchOver,
     Play,
     Played,
     RoundWon,
     bits,
     classify_mask,
 )
+from engine.match import MatchOver, RoundOver
+from engine.registry import make_bot
 
 GAMES_PER_PLAYER_COUNT = 700
 MEDIUM_GAMES = 300
@@ -98,6 +99,9 @@ def check_invariants(state: Big2State, track: Tracker, events: list[Event]) -> N
     assert union & state.played == 0 and union & track.set_aside == 0 and state.played & track.set_aside == 0
     assert union | state.played | track.set_aside == ALL, "every card is in exactly one place"
     assert track.set_aside.bit_count() == (26 if n == 2 else 0)
+    zones = state.zones()
+    assert is_conserved(zones.values(), state.full_deck()), "the zones hold every card once"
+    assert (n == 2) == ("set aside" in zones)
     counts = tuple(h.bit_count() for h in state.hands)
     spectator = state.view(None)
     assert spectator.counts == counts and spectator.hand == ()
@@ -115,6 +119,9 @@ def check_invariants(state: Big2State, track: Tracker, events: list[Event]) -> N
             if lost is not None:
                 assert over.deltas[seat] == -lost.points and lost.cards == counts[seat]
         assert state.is_over and state.to_move is None and state.legal_actions() == []
+        (round_over,) = [e for e in events if isinstance(e, RoundOver)]
+        assert (round_over.winners, round_over.deltas, round_over.totals) == ((over.winner,), over.deltas, over.totals)
+        assert round_over.last and events.index(round_over) == events.index(over) + 1
         (match,) = [e for e in events if isinstance(e, MatchOver)]
         best = max(state.totals)
         assert match.winners == tuple(s for s in range(n) if state.totals[s] == best)
@@ -178,6 +185,10 @@ def try_rejections(state: Big2State, rng: random.Random) -> int:
         tried += 2
     with pytest.raises(InvalidActionError):
         state.parse_action(rng.choice(["", "3X", "play 11H", "passs", "3D 4"]))
+    garbage: list[object] = [Play(None), Play(5), Play(("3D",)), Play((Card.parse("3D"), None)), None, b"pass", 5]  # type: ignore[arg-type]
+    with pytest.raises(InvalidActionError):
+        state.apply(state.to_move if state.to_move is not None else 0, rng.choice(garbage))
+    tried += 1
     assert snapshot(state) == before, "a rejected action changed the state"
     return tried + 1
 
@@ -196,7 +207,7 @@ def play_game(options: Big2Options, players: int, seed: int, bots: dict[int, Bot
         legal = state.legal_actions()
         bot = bots.get(seat)
         if bot is not None:
-            action = bot.choose(state.view(seat), legal)
+            action = bot.choose(state.view(seat), legal, rng)
             assert action in legal
         elif PASS in legal and rng.random() < 0.25:
             action = PASS
@@ -232,7 +243,6 @@ def test_medium_selfplay_invariants() -> None:
     for game in range(MEDIUM_GAMES):
         players = 2 + game % 3
         variants = VARIANT_SETS[game % len(VARIANT_SETS)]
-        rng = random.Random(game)
         seats = range(players) if game % 2 else [game % players]
-        bots = {s: make_bot(GAME, "medium", random.Random(rng.random())) for s in seats}
+        bots = {s: make_bot(GAME, "medium") for s in seats}
         play_game(one_deal(variants), players, seed=10_000 + game, bots=bots)

@@ -7,9 +7,11 @@ import random
 import pytest
 from chase_helpers import GAME, act, deal, opts, plan
 
-from engine.bots import DIFFICULTIES, difficulties, make_bot
+from engine.bots import DIFFICULTIES
 from engine.errors import OptionError
-from engine.games.chase import ChaseAction, ChaseOptions, ChaseState, HandStarted, Paid
+from engine.games.chase import ChaseAction, ChaseOptions, ChaseState, Paid
+from engine.match import RoundStarted
+from engine.registry import difficulties, make_bot
 from engine.table import Table
 
 STAY, TRADE, SWAP, CUT = ChaseAction.STAY, ChaseAction.TRADE, ChaseAction.SWAP, ChaseAction.CUT
@@ -35,13 +37,13 @@ def random_positions(count: int, seed: int) -> list[ChaseState]:
 
 @pytest.mark.parametrize(("level", "count"), [("easy", 600), ("medium", 600), ("hard", 120)])
 def test_bot_chooses_only_legal_actions(level: str, count: int) -> None:
-    bot = make_bot(GAME, level, random.Random(1))
+    bot = make_bot(GAME, level)
     choices = set()
-    for state in random_positions(count, seed=len(level)):
+    for index, state in enumerate(random_positions(count, seed=len(level))):
         seat = state.to_move
         assert seat is not None
         legal = state.legal_actions()
-        action = bot.choose(state.view(seat), legal)
+        action = bot.choose(state.view(seat), legal, random.Random(index))
         assert action in legal
         choices.add(action)
     assert choices == set(ChaseAction), "over many positions every kind of action comes up"
@@ -69,10 +71,10 @@ def test_bots_play_whole_matches_legally(level: str, game: str, variants: tuple[
 def test_make_bot_levels() -> None:
     assert difficulties(GAME) == ("easy", "medium", "hard") == DIFFICULTIES
     for level in DIFFICULTIES:
-        assert make_bot(GAME, f" {level.upper()} ", random.Random(0)).difficulty == level
-    for bad in ("expert", "", "hardest", "med"):
+        assert make_bot(GAME, f" {level.upper()} ").difficulty == level
+    for bad in ("expert", "", "hardest", "med", None, 3):
         with pytest.raises(OptionError):
-            make_bot(GAME, bad, random.Random(0))
+            make_bot(GAME, bad)  # type: ignore[arg-type]
     with pytest.raises(OptionError):
         Table.create("chase", players=3, bots=["genius"])
 
@@ -94,7 +96,7 @@ def position(options: ChaseOptions, mine: str, dealer_to_move: bool = False) -> 
 def choose(level: str, state: ChaseState, seed: int = 0) -> ChaseAction:
     seat = state.to_move
     assert seat is not None
-    return make_bot(GAME, level, random.Random(seed)).choose(state.view(seat), state.legal_actions())
+    return make_bot(GAME, level).choose(state.view(seat), state.legal_actions(), random.Random(seed))
 
 
 MEDIUM_CASES = [
@@ -145,7 +147,7 @@ def pay_rate(level: str, games: int) -> float:
     for seed in range(games):
         table = Table.create("chase", players=6, seed=seed, bots=[level] + ["medium"] * 5)
         table.run()
-        hands += sum(1 for e in table.state.history if isinstance(e, HandStarted) and 0 in e.seats)
+        hands += sum(1 for e in table.state.history if isinstance(e, RoundStarted) and 0 in e.seats)
         paid += sum(1 for e in table.state.history if isinstance(e, Paid) and e.seat == 0)
     assert hands > 5 * games
     return paid / hands
@@ -154,3 +156,15 @@ def pay_rate(level: str, games: int) -> float:
 def test_hard_pays_less_often_than_easy() -> None:
     easy, hard = pay_rate("easy", 100), pay_rate("hard", 100)
     assert hard < easy - 0.05, (hard, easy)
+
+
+def test_a_bot_keeps_no_random_state() -> None:
+    """The same view, legal actions and RNG seed give the same choice, however often the bot is asked."""
+    bot = make_bot(GAME, "hard")
+    for state in random_positions(20, seed=5):
+        seat = state.to_move
+        assert seat is not None
+        view, legal = state.view(seat), state.legal_actions()
+        first = bot.choose(view, legal, random.Random(3))
+        assert all(bot.choose(view, legal, random.Random(3)) == first for _ in range(3))
+        assert vars(bot) == {"game": GAME}

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
-from engine.cards import JOKER, Card, Rank, Suit, parse_cards, standard_deck
+from engine.cards import JOKER, Card, Rank, Suit, deck, is_conserved, parse_cards, sort_key, standard_deck
 from engine.errors import InvalidActionError
 
 ALL_CARDS = [*standard_deck(), JOKER]
@@ -77,3 +79,48 @@ def test_standard_deck() -> None:
         assert sorted(c.rank for c in deck if c.suit is suit) == [r for r in Rank if r is not Rank.JOKER]
     assert sorted(c.index for c in deck) == list(range(52))
     assert standard_deck(jokers=2)[-2:] == [JOKER, JOKER]
+
+
+def test_two_decks_and_four_jokers_as_a_multiset() -> None:
+    """Several decks and jokers: every copy survives in a sequence, and conservation is checked as a multiset."""
+    cards = deck(decks=2, jokers=4)
+    counts = Counter(cards)
+    assert len(cards) == 108
+    assert counts[JOKER] == 4 and sum(1 for c in cards if c == JOKER) == 4
+    assert all(counts[c] == 2 for c in standard_deck())
+    assert len(counts) == 53, "52 distinct values and the joker"
+    assert deck() == standard_deck() and deck(decks=0, jokers=2) == [JOKER, JOKER]
+    # Sorting and splitting keep the duplicates (a set would collapse them).
+    ordered = sorted(cards, key=sort_key)
+    assert ordered[:4] == [JOKER] * 4 and Counter(ordered) == counts
+    places = [cards[:30], cards[30:31], cards[31:]]
+    assert is_conserved(places, cards)
+    assert not is_conserved([cards[:30], cards[31:]], cards), "a card missing"
+    assert not is_conserved([cards, [JOKER]], cards), "a fifth joker"
+    assert not is_conserved([cards[:54], cards[:54]], cards), "the first deck twice, the second not at all"
+    assert not is_conserved([list(set(cards))], cards), "copies collapsed by a set"
+
+
+def test_sort_key_orders_by_rank_then_suit() -> None:
+    assert [str(c) for c in sorted(parse_cards("KS AH 10C JK 2D AS"), key=sort_key)] == [
+        "JK",
+        "AH",
+        "AS",
+        "2D",
+        "10C",
+        "KS",
+    ]
+
+
+@pytest.mark.parametrize("garbage", [None, 5, b"3D", ["3D"]])
+def test_parse_refuses_what_is_not_text(garbage: object) -> None:
+    with pytest.raises(InvalidActionError):
+        Card.parse(garbage)  # type: ignore[arg-type]
+    with pytest.raises(InvalidActionError):
+        parse_cards(garbage)  # type: ignore[arg-type]
+
+
+def test_bad_card_message_is_capped() -> None:
+    with pytest.raises(InvalidActionError) as refused:
+        Card.parse("x" * 100_000)
+    assert len(str(refused.value)) < 300

@@ -18,8 +18,9 @@ from engine.errors import (
     InvalidActionError,
     NotYourTurnError,
     ParlourError,
+    SeatError,
 )
-from engine.games.chase import ChaseAction, ChaseState, Stayed
+from engine.games.chase import ChaseAction, ChaseState, Stayed, parse_action
 from engine.table import Table
 
 
@@ -58,10 +59,85 @@ ERROR_CASES = [
     pytest.param(seeded_state, lambda s: s.parse_action("fly"), InvalidActionError, id="bad-notation"),
     pytest.param(seeded_state, lambda s: s.parse_action(""), InvalidActionError, id="empty-notation"),
     pytest.param(
-        seeded_state, lambda s: s.apply((s.to_move or 0) + 1, ChaseAction.STAY), NotYourTurnError, id="next-seat"
+        seeded_state,
+        lambda s: s.apply(((s.to_move or 0) + 1) % s.players, ChaseAction.STAY),
+        NotYourTurnError,
+        id="next-seat",
     ),
     pytest.param(screw_state, lambda s: s.check(0, ChaseAction.CUT), IllegalActionError, id="check-only"),
+    pytest.param(screw_state, lambda s: s.apply(-1, ChaseAction.STAY), SeatError, id="seat-minus-one"),
+    pytest.param(screw_state, lambda s: s.apply(4, ChaseAction.STAY), SeatError, id="seat-past-the-table"),
+    pytest.param(screw_state, lambda s: s.apply("0", ChaseAction.STAY), SeatError, id="seat-as-text"),
+    pytest.param(screw_state, lambda s: s.apply(True, ChaseAction.STAY), SeatError, id="seat-as-bool"),
+    pytest.param(screw_state, lambda s: s.view(-1), SeatError, id="view-minus-one"),
+    pytest.param(screw_state, lambda s: s.view(99), SeatError, id="view-99"),
+    pytest.param(screw_state, lambda s: s.view("0"), SeatError, id="view-text"),
+    pytest.param(screw_state, lambda s: s.view(1.0), SeatError, id="view-float"),
 ]
+
+GARBAGE: list[object] = [
+    None,
+    5,
+    -1,
+    2.5,
+    b"stay",
+    bytearray(b"trade"),
+    object(),
+    ["stay"],
+    ("trade",),
+    {"action": "stay"},
+    {"stay"},
+    "x" * 1_000_000,
+    "stay " * 200_000,
+    "",
+    "   ",
+    "stay!",
+    "st\x00ay",
+    "🂡",
+    ChaseAction,
+    Stayed(seat=0),
+]
+
+
+@pytest.mark.parametrize("garbage", GARBAGE, ids=lambda g: type(g).__name__)
+def test_garbage_action_is_invalid_short_and_changes_nothing(garbage: object) -> None:
+    """Whatever object or text is sent as an action: InvalidActionError (never a TypeError or AttributeError), a
+    message that echoes at most a few hundred characters of it, and nothing changed."""
+    state = screw_state()
+    before = snapshot(state)
+    with pytest.raises(InvalidActionError) as caught:
+        state.apply(0, garbage)
+    assert len(str(caught.value)) < 300
+    with pytest.raises(InvalidActionError) as caught:
+        state.parse_action(garbage)  # type: ignore[arg-type]
+    assert len(str(caught.value)) < 300
+    with pytest.raises(InvalidActionError):
+        parse_action(garbage)
+    assert snapshot(state) == before
+
+
+def test_garbage_at_a_table_publishes_nothing() -> None:
+    table = Table.create("screw", players=3, seed=2)
+    received: list[object] = []
+    table.subscribe(None, received.append)
+    state = table.state
+    assert isinstance(state, ChaseState)
+    seat = state.to_move
+    assert seat is not None
+    count, before = len(received), snapshot(state)
+    for garbage in GARBAGE:
+        with pytest.raises(ParlourError):
+            table.submit(seat, garbage)
+    for bad_seat in (-1, 3, "1", None):
+        with pytest.raises(SeatError):
+            table.submit(bad_seat, "stay")  # type: ignore[arg-type]
+    assert snapshot(state) == before and len(received) == count
+
+
+def test_every_seat_and_a_spectator_may_view() -> None:
+    state = screw_state()
+    for seat in (0, 1, 2, 3, None):
+        assert state.view(seat).seat == seat
 
 
 @pytest.mark.parametrize(("make", "attempt", "error"), ERROR_CASES)
@@ -98,8 +174,8 @@ def test_table_submit_rejections_change_nothing_and_publish_nothing() -> None:
 
 @pytest.mark.parametrize("text", ["stay", "trade"])
 def test_plain_string_action_is_rejected_or_means_the_same(text: str) -> None:
-    """``check`` accepts a plain ``str`` equal to a ChaseAction (StrEnum equality), so ``apply`` must then do what
-    that action means. A non-dealer's ``"stay"`` or ``"trade"`` must never take a card from the deck."""
+    """``apply`` reads a plain ``str`` as the action it names, so it must then do what that action means. A
+    non-dealer's ``"stay"`` or ``"trade"`` must never take a card from the deck."""
     as_string = deal(opts("screw"), [plan("3H 9C QD", top="2S")], dealer=2)
     as_enum = deal(opts("screw"), [plan("3H 9C QD", top="2S")], dealer=2)
     expected = as_enum.apply(0, ChaseAction(text))

@@ -1,6 +1,7 @@
 """The rules of Screw Your Neighbor / Chase the Ace, one table case per rule and variant of RULES.md §1.
 
-Every situation is dealt exactly with :func:`chase_helpers.deal` (a stacked deck, see its module docstring).
+Every situation is dealt exactly with :func:`chase_helpers.deal` (a stacked deck through the public Scenario API,
+see its module docstring).
 Seats are clockwise: the player to the *left* of seat ``s`` is seat ``s + 1`` (the next seat still in); the
 dealer acts last. Expected results are worked out from RULES.md, not copied from the engine.
 """
@@ -15,26 +16,25 @@ from chase_helpers import GAME, act, card, deal, of_type, opts, plan
 
 from engine.errors import IllegalActionError, OptionError, UnknownGameError
 from engine.events import Event
-from engine.games import game_keys, get_entry
 from engine.games.chase import (
     CardDealt,
     ChaseAction,
     ChaseGame,
     ChaseOptions,
     ChaseState,
-    DealerMoved,
     DeckSwapped,
     Eliminated,
-    HandStarted,
     HandVoid,
     KingShown,
-    MatchOver,
     PackCut,
     Paid,
+    PayReason,
     Revealed,
     Stayed,
     Traded,
 )
+from engine.match import MatchOver, RoundOver, RoundStarted
+from engine.registry import game_keys, get_entry
 from engine.table import Table
 
 STAY, TRADE, SWAP, CUT = ChaseAction.STAY, ChaseAction.TRADE, ChaseAction.SWAP, ChaseAction.CUT
@@ -93,8 +93,15 @@ def test_who_pays(options: ChaseOptions, cards: str, expected: dict[int, int]) -
     for paid in of_type(events, Paid):
         assert paid.card == hand.cards[paid.seat]
         assert paid.lives_left == before[paid.seat] - paid.amount
+        if not options.high_card_pays:
+            assert paid.reason is PayReason.LOWEST
+        else:
+            assert paid.reason is (PayReason.ACE if paid.card.rank == 1 else PayReason.HIGHEST)
     assert state.lives == [before[s] - expected.get(s, 0) for s in range(state.players)]
     assert not of_type(events, HandVoid)
+    (over,) = of_type(events, RoundOver)
+    assert over.deltas == tuple(-expected.get(s, 0) for s in range(state.players)), "the round's deltas are the pays"
+    assert over.totals == tuple(state.lives) and over.winners == () and not over.replay and not over.last
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -190,7 +197,7 @@ def trade_swaps_cards_and_only_the_two_see_them() -> None:
 
 def nobody_trades_back_each_seat_acts_once_in_order() -> None:
     state = deal(SCREW, [plan("3H 9C 4D 6S")], dealer=1)
-    assert state.history[0] == HandStarted(hand=1, dealer=1, seats=(2, 3, 0, 1))
+    assert state.history[0] == RoundStarted(round=1, dealer=1, seats=(2, 3, 0, 1))
     assert [e.seat for e in of_type(state.history, CardDealt)] == [2, 3, 0, 1], "dealt from the dealer's left"
     movers = []
     events: list[Event] = []
@@ -224,17 +231,25 @@ def dealer_cut_keeps_even_a_king_and_is_public() -> None:
     assert payments_of(events) == {0: 1}
 
 
-def dealer_swap_takes_the_top_card_and_cut_a_card_from_the_pack() -> None:
+def dealer_swap_and_cut_take_the_next_card_of_the_deck() -> None:
+    """The deck is dealt from its first card; the swap takes the next one, and so does a cut (a shuffled deck makes
+    it a card at random; a planned deck names it: engine/games/chase.py's docstring). The card given away is set
+    aside, out of play."""
     state = deal(SCREW, [plan("5C 9D 3H", top="2S JH")], dealer=2)
     act(state, "stay", "stay")
-    deck_before = list(state.deck)
-    act(state, "swap")
-    assert deck_before[-1] == card("2S")
-    state = deal(CHASE, [plan("5C 9D 3H", cut="QC")], dealer=2)
-    act(state, "stay", "stay")
-    assert card("QC") in state.deck
+    assert state.zones()["deck"][:2] == [card("2S"), card("JH")]
+    events = act(state, "swap")
+    assert of_type(events, DeckSwapped)[0].got == card("2S")
+    assert dict(of_type(events, Revealed)[0].cards)[2] == card("2S")
+    # A last hand leaves the cards where they are: the cut card is the dealer's, the card it replaced set aside.
+    state = deal(CHASE, [plan("5C 3H", cut="QC")], dealer=1, lives=[1, 4])
+    act(state, "stay")
+    assert state.zones()["deck"][0] == card("QC")
     events = act(state, "cut")
-    assert of_type(events, PackCut)[0].got == card("QC")
+    assert of_type(events, PackCut)[0].got == card("QC") and state.is_over
+    zones = state.zones()
+    assert zones["hand 1"] == [card("QC")] and zones["set aside"] == [card("3H")] and zones["hand 0"] == [card("5C")]
+    assert len(zones["deck"]) == 49
 
 
 def three_lives() -> None:
@@ -248,7 +263,7 @@ def three_lives() -> None:
 
 
 def chase_on_honour_then_out() -> None:
-    state = deal(CHASE, [plan("3H 9C QD"), plan("2S 8C JD")], dealer=2, lives=[2, 4, 4])
+    state = deal(CHASE, [plan("3H 9C QD"), plan("2S 8C JD", dealer=0)], dealer=2, lives=[2, 4, 4])
     events = all_stay(state)
     assert payments_of(events) == {0: 1}
     assert state.lives[0] == 1 and not of_type(events, Eliminated)
@@ -288,35 +303,42 @@ def variant_no_honour_for_chase() -> None:
 def dealer_moves_left() -> None:
     state = deal(SCREW, [plan("3H 9C QD 6S")], dealer=0)
     events = all_stay(state)
-    assert of_type(events, DealerMoved) == [DealerMoved(dealer=1)]
-    assert of_type(events, HandStarted)[-1] == HandStarted(hand=2, dealer=1, seats=(2, 3, 0, 1))
+    assert of_type(events, RoundOver) == [
+        RoundOver(round=1, winners=(), deltas=(-1, 0, 0, 0), totals=(2, 3, 3, 3), last=False)
+    ]
+    assert of_type(events, RoundStarted) == [RoundStarted(round=2, dealer=1, seats=(2, 3, 0, 1))]
+    assert state.dealer == 1 and state.view(None).dealer == 1
 
 
 def dealer_moves_left_skipping_the_eliminated() -> None:
     state = deal(SCREW, [plan("9H 3C QD 6S")], dealer=0, lives=[3, 1, 3, 3])
     events = all_stay(state)
     assert of_type(events, Eliminated) == [Eliminated(seat=1)]
-    assert of_type(events, DealerMoved) == [DealerMoved(dealer=2)]
-    assert of_type(events, HandStarted)[-1].seats == (3, 0, 2)
+    assert of_type(events, RoundStarted) == [RoundStarted(round=2, dealer=2, seats=(3, 0, 2))]
     events = all_stay(state)
-    assert of_type(events, DealerMoved) == [DealerMoved(dealer=3)]
+    assert [e.dealer for e in of_type(events, RoundStarted)] == [3]
 
 
 def dealer_eliminated_button_moves_on() -> None:
     state = deal(SCREW, [plan("3H 9C QD")], dealer=0, lives=[1, 3, 3])
     events = all_stay(state)
-    assert of_type(events, DealerMoved) == [DealerMoved(dealer=1)]
+    assert [e.dealer for e in of_type(events, RoundStarted)] == [1]
     assert state.order == (2, 1)
 
 
 def void_hand_when_everyone_would_be_out() -> None:
-    state = deal(CHASE, [plan("5D 5C"), plan("3D 9S")], dealer=1, lives=[1, 1])
+    state = deal(CHASE, [plan("5D 5C"), plan("3D 9S", dealer=1)], dealer=1, lives=[1, 1])
     events = all_stay(state)
     assert not of_type(events, Paid) and not of_type(events, Eliminated)
     assert of_type(events, HandVoid) == [HandVoid(would_pay=(0, 1))]
+    assert of_type(events, RoundOver) == [
+        RoundOver(round=1, winners=(), deltas=(0, 0), totals=(1, 1), last=False, replay=True)
+    ], "the round does not count"
     assert state.lives == [1, 1] and state.winner is None
-    assert of_type(events, HandStarted) == [HandStarted(hand=2, dealer=1, seats=(0, 1))], "same dealer, dealt again"
-    assert not of_type(events, DealerMoved)
+    assert of_type(events, RoundStarted) == [RoundStarted(round=1, dealer=1, seats=(0, 1))], (
+        "the same hand is dealt again by the same dealer"
+    )
+    assert [type(e) for e in events[-4:-2]] == [RoundOver, RoundStarted]
     assert state.cards == [card("3D"), card("9S")]
     events = all_stay(state)
     assert payments_of(events) == {0: 1} and state.winner == 1
@@ -326,7 +348,8 @@ def void_hand_high_card_pays() -> None:
     state = deal(SCREW_HIGH, [plan("AH QC")], dealer=1, lives=[2, 1])
     events = all_stay(state)
     assert of_type(events, HandVoid) == [HandVoid(would_pay=(0, 1))]
-    assert state.lives == [2, 1] and state.hand == 2
+    assert state.lives == [2, 1] and state.hand == 1 and state.dealer == 1
+    assert len(of_type(state.history, RoundStarted)) == 2
 
 
 def not_void_when_one_stays_in() -> None:
@@ -334,25 +357,28 @@ def not_void_when_one_stays_in() -> None:
     events = all_stay(state)
     assert not of_type(events, HandVoid)
     assert of_type(events, Eliminated) == [Eliminated(seat=0), Eliminated(seat=1)]
-    assert [e.winner for e in of_type(events, MatchOver)] == [2]
+    assert of_type(events, MatchOver) == [MatchOver(winners=(2,), totals=(0, 0, 4))]
 
 
 def winner_is_last_one_in() -> None:
     state = deal(SCREW, [plan("3H 9C")], dealer=1, lives=[1, 2])
     events = all_stay(state)
-    assert [e.winner for e in of_type(events, MatchOver)] == [1]
-    assert isinstance(events[-1], MatchOver)
+    assert events[-2:] == [
+        RoundOver(round=1, winners=(), deltas=(-1, 0), totals=(0, 2), last=True),
+        MatchOver(winners=(1,), totals=(0, 2)),
+    ], "the match ends with the hand: its RoundOver is the last, then MatchOver"
     assert state.is_over and state.to_move is None and state.legal_actions() == []
     assert state.result is not None and state.result.winners == (1,)
     assert state.result.scores[1] > state.result.scores[0]
-    assert state.view(0).winner == 1
+    assert state.view(0).winner == 1 and state.view(None).winner == 1
 
 
 def chase_pot_holds_every_token_paid_no_honour() -> None:
-    state = deal(opts("chase", "no-honour"), [plan("3H 9C 5D"), plan("- 2S 9H")], dealer=2, lives=[1, 1, 3])
+    state = deal(opts("chase", "no-honour"), [plan("3H 9C 5D"), plan("- 2S 9H", dealer=1)], dealer=2, lives=[1, 1, 3])
     events = all_stay(state)  # seat 0 pays its last token
     events += all_stay(state)  # seat 1 pays its last token
-    assert of_type(events, MatchOver) == [MatchOver(winner=2, pot=2)]
+    assert of_type(events, MatchOver) == [MatchOver(winners=(2,), totals=(0, 0, 3))]
+    assert state.pot == 2 and state.view(2).pot == 2 and state.view(None).pot == 2
 
 
 def chase_pot_holds_only_tokens_not_honour_lives() -> None:
@@ -361,11 +387,12 @@ def chase_pot_holds_only_tokens_not_honour_lives() -> None:
     A player on honour has no token left, so paying the life on honour puts nothing in the pot: the pot is the
     tokens paid. Here seat 0 (1 token + honour) pays its token, then pays on honour and is out: pot = 1 token.
     """
-    state = deal(CHASE, [plan("3H 9C"), plan("2S 9H")], dealer=1, lives=[2, 4])
+    state = deal(CHASE, [plan("3H 9C"), plan("2S 9H", dealer=0)], dealer=1, lives=[2, 4])
     all_stay(state)
     assert state.pot == 1 and state.view(1).on_honour(0)
     events = all_stay(state)
-    assert of_type(events, MatchOver) == [MatchOver(winner=1, pot=1)]
+    assert of_type(events, MatchOver) == [MatchOver(winners=(1,), totals=(0, 4))]
+    assert state.pot == 1 and state.view(0).pot == 1
 
 
 def player_counts() -> None:
@@ -419,9 +446,12 @@ def registry_keys_and_aliases() -> None:
         ("chase", "chase"),
         ("chase-the-ace", "chase"),
         ("  Chase-The-Ace ", "chase"),
+        ("syn", "screw"),
+        ("cta", "chase"),
     ):
         entry = get_entry(name)
-        assert isinstance(entry.game, ChaseGame) and entry.preset == preset
+        assert isinstance(entry.game, ChaseGame) and entry.preset == preset and entry.key == preset
+    assert get_entry("screw").title == "Screw Your Neighbor" and get_entry("chase").title == "Chase the Ace"
     assert Table.create("chase-the-ace", players=3).options == CHASE
     assert Table.create("screw-your-neighbor", players=3).options == SCREW
     for bad in ("poker", "", "chase the ace"):
@@ -447,7 +477,7 @@ RULE_SCENARIOS: list[Callable[[], None]] = [
     stay_is_public_and_changes_no_card,
     dealer_swap_keeps_even_a_king,
     dealer_cut_keeps_even_a_king_and_is_public,
-    dealer_swap_takes_the_top_card_and_cut_a_card_from_the_pack,
+    dealer_swap_and_cut_take_the_next_card_of_the_deck,
     three_lives,
     chase_on_honour_then_out,
     screw_out_at_zero,

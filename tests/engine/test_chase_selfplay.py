@@ -13,10 +13,13 @@ from dataclasses import dataclass, field
 import pytest
 from chase_helpers import ALL_ACTIONS, FULL_DECK, GAME, opts, snapshot
 
-from engine.bots import Bot, make_bot
+from engine.bots import Bot
+from engine.cards import is_conserved
 from engine.errors import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError
 from engine.events import Event
-from engine.games.chase import ChaseOptions, ChaseState, DeckSwapped, HandStarted, MatchOver, PackCut
+from engine.games.chase import ChaseOptions, ChaseState, DeckSwapped, PackCut
+from engine.match import MatchOver, RoundOver, RoundStarted
+from engine.registry import make_bot
 
 HANDS_PER_CONFIG = 2_600
 CONFIGS = [
@@ -42,7 +45,7 @@ class Tracker:
 
     def feed(self, events: list[Event]) -> None:
         for event in events:
-            if isinstance(event, HandStarted):
+            if isinstance(event, RoundStarted):
                 self.deck_taken = 0
                 self.hands += 1
             elif isinstance(event, DeckSwapped | PackCut):
@@ -64,6 +67,13 @@ def check_invariants(state: ChaseState, track: Tracker) -> None:
     assert len(set(everything)) == len(everything), "no card in two places"
     assert set(everything) <= FULL_DECK
     assert len(everything) == 52 - track.deck_taken, "held + deck = 52 minus the cards swapped or cut away"
+    zones = state.zones()
+    assert is_conserved(zones.values(), state.full_deck()), "every card is somewhere exactly once"
+    assert len(zones["set aside"]) == track.deck_taken
+    watchers = [*range(n), None] if track.steps % REJECT_EVERY == 0 else [state.to_move, None]
+    for seat in watchers:
+        view = state.view(seat)
+        assert view.lives == tuple(state.lives) and view.to_move == state.to_move
 
     if state.is_over:
         assert len(alive) == 1 and state.winner == alive[0]
@@ -114,7 +124,7 @@ def play_match(options: ChaseOptions, players: int, seed: int, bot: Bot | None) 
         assert seat is not None
         legal = state.legal_actions()
         if bot is not None and seat == 0:
-            action = bot.choose(state.view(0), legal)
+            action = bot.choose(state.view(0), legal, random.Random(track.steps))
             assert action in legal
         else:
             action = rng.choice(legal)
@@ -125,10 +135,14 @@ def play_match(options: ChaseOptions, players: int, seed: int, bot: Bot | None) 
         check_invariants(state, track)
     track.rejections += try_rejections(state, rng)
     overs = [e for e in state.history if isinstance(e, MatchOver)]
-    assert len(overs) == 1 and overs[0].winner == state.winner, "exactly one winner"
+    assert len(overs) == 1 and overs[0].winners == (state.winner,), "exactly one winner"
+    assert overs[0].totals == tuple(state.lives) and state.history[-1] == overs[0]
+    rounds = [e for e in state.history if isinstance(e, RoundOver)]
+    assert rounds[-1].last and not any(r.last for r in rounds[:-1])
+    assert len(rounds) == track.hands, "every hand dealt is closed by a RoundOver"
     assert state.result is not None and state.result.winners == (state.winner,)
     assert sum(1 for life in state.lives if life > 0) == 1
-    assert track.hands == sum(1 for e in state.history if isinstance(e, HandStarted))
+    assert track.hands == sum(1 for e in state.history if isinstance(e, RoundStarted))
     return track
 
 
@@ -141,9 +155,9 @@ def test_random_selfplay_invariants(options: ChaseOptions) -> None:
             seed += 1
             bot: Bot | None = None
             if seed % 25 == 0 and players <= 5:
-                bot = make_bot(GAME, "hard", random.Random(seed))
+                bot = make_bot(GAME, "hard")
             elif seed % 5 == 0:
-                bot = make_bot(GAME, "medium", random.Random(seed))
+                bot = make_bot(GAME, "medium")
             track = play_match(options, players, seed, bot)
             hands += track.hands
             steps += track.steps

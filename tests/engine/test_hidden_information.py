@@ -6,24 +6,29 @@ observer may know: its own dealt card; both cards of a trade it took part in; it
 cut card; everything at the reveal and the paid cards. It follows a card it knows through trades it only watched
 (a public trade of seat A with seat B moves what it knew of A to B and back). A spectator (``None``) is an observer
 that is dealt nothing and takes part in nothing.
+
+What a seat receives is checked twice: as objects, and as the JSON text the codec makes of them (what a network
+session would send), where every card is its text.
 """
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 from chase_helpers import FULL_DECK, GAME, act, cards_in, deal, opts, plan
 
-from engine.cards import Card, Rank
+from engine import codec
+from engine.cards import Card, Rank, sort_key
+from engine.errors import InvalidActionError
 from engine.events import Event
 from engine.games.chase import (
     CardDealt,
     ChaseState,
     ChaseView,
     DeckSwapped,
-    HandStarted,
     KingShown,
     PackCut,
     Paid,
@@ -31,7 +36,27 @@ from engine.games.chase import (
     Traded,
     sample_state,
 )
+from engine.match import RoundStarted
 from engine.table import Table
+
+
+def cards_in_text(text: str) -> Iterator[Card]:
+    """Every card named in JSON text: each string value that reads as a card (the codec writes cards as text)."""
+
+    def walk(data: object) -> Iterator[Card]:
+        if isinstance(data, str):
+            try:
+                yield Card.parse(data)
+            except InvalidActionError:
+                return
+        elif isinstance(data, list):
+            for item in data:
+                yield from walk(item)
+        elif isinstance(data, dict):
+            for value in data.values():
+                yield from walk(value)
+
+    yield from walk(json.loads(text))
 
 
 class Witness:
@@ -48,7 +73,7 @@ class Witness:
 
     def feed(self, event: Event) -> None:
         me = self.observer
-        if isinstance(event, HandStarted):
+        if isinstance(event, RoundStarted):
             self.where.clear()
             self.shown.clear()
             self.gone.clear()
@@ -99,13 +124,18 @@ def check_view(state: ChaseState, view: ChaseView, witness: Witness) -> None:
     for seat, c in known.items():
         assert witness.where.get(seat) == c, f"seat {view.seat} may not know that seat {seat} holds {c}"
         assert state.cards[seat] == c, "the view is wrong about a card"
-    assert view.gone <= witness.gone, f"seat {view.seat} may not know {set(view.gone - witness.gone)} are gone"
+    gone = set(view.gone)
+    assert gone <= witness.gone, f"seat {view.seat} may not know {gone - witness.gone} are gone"
+    assert list(view.gone) == sorted(gone, key=sort_key), "gone is a sorted tuple"
     in_play = {c for c in state.cards if c is not None} | set(state.deck)
-    assert not view.gone & in_play, "a card said to be gone is still in play"
+    assert not gone & in_play, "a card said to be gone is still in play"
+    assert gone <= set(state.zones()["set aside"])
     for seat in view.not_king:
         held = state.cards[seat]
         assert held is not None and held.rank is not Rank.KING, "not_king is wrong"
-    assert set(cards_in(view)) <= set(known.values()) | set(view.gone), "a card outside known/gone in the view"
+    allowed = set(known.values()) | gone
+    assert set(cards_in(view)) <= allowed, "a card outside known/gone in the view"
+    assert set(cards_in_text(codec.dumps(view))) <= allowed, "a card outside known/gone in the view's JSON"
     if view.seat is not None and view.seat in state.order:
         assert known.get(view.seat) == state.cards[view.seat], "a seat always knows its own card"
 
@@ -123,7 +153,7 @@ def check_sample(view: ChaseView, rng: random.Random) -> ChaseState:
     assert all(c is not None for c in held_cards)
     everything = [*held_cards, *sample.deck]
     assert len(set(everything)) == len(everything) and set(everything) <= FULL_DECK
-    assert not set(everything) & view.gone, "a card known to be gone came back"
+    assert not set(everything) & set(view.gone), "a card known to be gone came back"
     assert len(everything) == 52 - len(view.gone), "every card not known to be gone is somewhere"
     assert (sample.lives, sample.dealer, sample.order, sample.turn) == (
         list(view.lives),
@@ -177,6 +207,9 @@ def play_and_watch(
                 assert type(got) is type(true_event)
                 leaked = set(cards_in(got)) - witnesses[obs].shown
                 assert not leaked, f"observer {obs} received {got!r} naming {leaked}"
+                text = codec.dumps(got)
+                leaked = set(cards_in_text(text)) - witnesses[obs].shown
+                assert not leaked, f"observer {obs} received {text} naming {leaked}"
                 events_checked += 1
         done = len(state.history)
         for obs in observers:

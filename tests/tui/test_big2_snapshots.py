@@ -5,18 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from textual.pilot import Pilot
-from tui_helpers import wait_for
+from tui_helpers import my_turn, wait_for
 
 from tui.app import ParlourApp, PlayConfig
 from tui.screens.big2_table import Big2TableScreen
 
 
 async def _until_my_turn(pilot: Pilot) -> None:
-    def ready() -> bool:
-        screen = pilot.app.screen
-        return isinstance(screen, Big2TableScreen) and screen.session.is_my_turn and not screen._bot_busy
-
-    assert await wait_for(pilot, ready)
+    assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, Big2TableScreen) and my_turn(pilot))
     await pilot.pause()
 
 

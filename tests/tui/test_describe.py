@@ -6,21 +6,21 @@ from engine.cards import Card
 from engine.events import Event
 from engine.games.chase import (
     PRESET_OPTIONS,
+    Acted,
     CardDealt,
-    DealerMoved,
     DeckSwapped,
     Eliminated,
-    HandStarted,
     HandVoid,
     KingShown,
-    MatchOver,
     PackCut,
     Paid,
+    PayReason,
     Revealed,
     Stayed,
     Traded,
 )
-from tui.describe import describe
+from engine.match import MatchOver, RoundOver, RoundStarted
+from tui.describe import ACTED_TEXT, PAY_REASON_TEXT, acted_text, describe
 
 NAMES = ("You", "Ana", "Ben", "Cleo", "Dev")
 ME = 0
@@ -40,8 +40,8 @@ def seen(event: Event, seat: int = ME) -> Event:
 
 
 def test_hand_started() -> None:
-    assert describe(HandStarted(hand=3, dealer=1, seats=(2, 3, 4, 0, 1)), NAMES, ME) == "Hand 3 — Ana deals"
-    assert describe(HandStarted(hand=1, dealer=0, seats=(1, 2, 0)), NAMES, ME) == "Hand 1 — you deal"
+    assert describe(RoundStarted(round=3, dealer=1, seats=(2, 3, 4, 0, 1)), NAMES, ME) == "Hand 3 — Ana deals"
+    assert describe(RoundStarted(round=1, dealer=0, seats=(1, 2, 0)), NAMES, ME) == "Hand 1 — you deal"
 
 
 def test_card_dealt_only_mine() -> None:
@@ -88,22 +88,41 @@ def test_dealer_deck_cards() -> None:
 def test_reveal_and_paying() -> None:
     reveal = Revealed(cards=((1, c("2D")), (2, c("KS")), (0, c("7C"))))
     assert describe(reveal, NAMES, ME) == "Cards up: Ana 2♦, Ben K♠, you 7♣"
-    paid = Paid(seat=2, amount=1, card=c("2D"), reason="the lowest card pays", lives_left=1)
+    paid = Paid(seat=2, amount=1, card=c("2D"), reason=PayReason.LOWEST, lives_left=1)
     assert describe(paid, NAMES, ME, SCREW) == "Ben pays 1 (the lowest card pays: 2♦) — 1 left"
     # Chase the Ace: the last life is the one on honour.
     assert describe(paid, NAMES, ME, CHASE) == "Ben pays 1 (the lowest card pays: 2♦) — now on honour"
-    mine = Paid(seat=0, amount=2, card=c("AH"), reason="an Ace pays 2", lives_left=0)
+    mine = Paid(seat=0, amount=2, card=c("AH"), reason=PayReason.ACE, lives_left=0)
     assert describe(mine, NAMES, ME, SCREW) == "You pay 2 (an Ace pays 2: A♥) — out"
+    high = Paid(seat=3, amount=1, card=c("QD"), reason=PayReason.HIGHEST, lives_left=3)
+    assert describe(high, NAMES, ME, SCREW) == "Cleo pays 1 (the highest card pays: Q♦) — 3 left"
+    assert set(PAY_REASON_TEXT) == set(PayReason)
 
 
 def test_void_out_dealer_and_match() -> None:
     assert "nobody pays" in (describe(HandVoid(would_pay=(1, 2)), NAMES, ME) or "")
     assert describe(Eliminated(seat=3), NAMES, ME) == "Cleo is out"
     assert describe(Eliminated(seat=0), NAMES, ME) == "You are out"
-    assert describe(DealerMoved(dealer=2), NAMES, ME) is None
-    assert describe(MatchOver(winner=1, pot=7), NAMES, ME, SCREW) == "Ana wins the match"
-    assert describe(MatchOver(winner=1, pot=7), NAMES, ME, CHASE) == "Ana wins the match and the pot of 7"
-    assert describe(MatchOver(winner=0, pot=0), NAMES, ME) == "You win the match"
+    over = RoundOver(round=4, winners=(), deltas=(0, -1, 0, 0, 0), totals=(2, 0, 1, 3, 1), last=False)
+    assert describe(over, NAMES, ME) is None, "the lines before it say how the hand went"
+    won = MatchOver(winners=(1,), totals=(0, 2, 0, 0, 0))
+    assert describe(won, NAMES, ME, SCREW, pot=7) == "Ana wins the match"
+    assert describe(won, NAMES, ME, CHASE, pot=7) == "Ana wins the match and the pot of 7"
+    assert describe(won, NAMES, ME, CHASE) == "Ana wins the match"
+    assert describe(MatchOver(winners=(0,), totals=(1, 0, 0, 0, 0)), NAMES, ME, pot=0) == "You win the match"
+
+
+def test_what_a_seat_did() -> None:
+    assert [acted_text(a) for a in Acted] == [
+        "stayed",
+        "traded",
+        "was traded with",
+        "blocked",
+        "showed a King",
+        "swapped with the deck",
+        "cut the pack",
+    ]
+    assert acted_text(None) is None and set(ACTED_TEXT) == set(Acted)
 
 
 def test_unknown_event_has_no_line() -> None:

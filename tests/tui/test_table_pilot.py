@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.widgets import Button, Input, Markdown, Select
 from tui_helpers import my_turn, table_of, wait_for
 
+from engine.games.chase import Acted
 from tui.app import ParlourApp, PlayConfig
 from tui.screens.menu import MenuScreen
 from tui.screens.results import ResultsScreen
@@ -24,17 +25,19 @@ async def test_play_a_hand_with_keys() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         assert await wait_for(pilot, lambda: my_turn(pilot))
         table = table_of(pilot)
-        assert table.session.view().hand == 1
+        assert table.view.hand == 1
         await pilot.press("t")
         assert await wait_for(pilot, lambda: isinstance(app.screen, RevealScreen))
         assert any(line.startswith("You traded with Ben: you gave") for line in log_lines(table))
         assert any(line.startswith("Cards up:") for line in log_lines(table))
-        # While the reveal is up nobody moves: the next hand waits for the player.
-        hand_before = table._hand
-        await pilot.pause()
-        assert table._hand == hand_before == 1
+        # While the reveal is up nobody moves: the host's bots wait for the player.
+        version = table.session.snapshot().version
+        for _ in range(5):
+            await pilot.pause(0.02)
+        assert table.round == 1
+        assert table.session.snapshot().version == version
         await pilot.press("enter")
-        assert await wait_for(pilot, lambda: table._hand == 2 and isinstance(app.screen, TableScreen))
+        assert await wait_for(pilot, lambda: table.round == 2 and isinstance(app.screen, TableScreen))
         assert any(line.startswith("Hand 2 — ") for line in log_lines(table))
 
 
@@ -47,7 +50,7 @@ async def test_play_with_the_mouse() -> None:
         assert table.query_one("#deck", Button).disabled  # not the dealer
         await pilot.click("#stay")
         assert await wait_for(pilot, lambda: "You stayed" in log_lines(table))
-        assert table.session.view().acted[0] == "stayed" or isinstance(app.screen, RevealScreen)
+        assert table.session.snapshot().view.acted[0] is Acted.STAYED or isinstance(app.screen, RevealScreen)
 
 
 async def test_illegal_key_changes_nothing() -> None:
@@ -55,17 +58,17 @@ async def test_illegal_key_changes_nothing() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         assert await wait_for(pilot, lambda: my_turn(pilot))
         table = table_of(pilot)
-        before = table.session.view()
-        assert before.dealer != 0
+        before = table.session.snapshot()
+        assert before.view.dealer != 0
         lines = list(log_lines(table))
         await pilot.press("d")  # the dealer's move, and you are not the dealer
         await pilot.pause()
-        assert table.session.view() == before
+        assert table.session.snapshot() == before
         assert log_lines(table) == lines
         # Called directly (the command palette could), it tells the player instead of raising.
         table.action_cut()
         await pilot.pause()
-        assert table.session.view() == before
+        assert table.session.snapshot() == before
         assert app.screen is table
         assert "d" not in {key for key, b in table.active_bindings.items() if b.binding.show}
 
@@ -106,13 +109,14 @@ async def test_full_match_then_play_again() -> None:
         summary = app.screen.summary
         assert summary.seed == 11
         assert summary.places[0][0] == 1 and len(summary.places) == 3
-        assert first.session.is_over
+        assert first.session.snapshot().over
         assert any("wins the match" in line or "win the match" in line for line in log_lines(first))
         await pilot.click("#again")
         assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen is not first)
         again = app.screen
         assert isinstance(again, TableScreen)
-        assert again.session.view().hand == 1 and not again.session.is_over
+        snap = again.session.snapshot()
+        assert snap.view.hand == 1 and not snap.over
         assert app.config is not None and app.config.game == "screw" and app.config.players == 3
 
 
@@ -129,8 +133,8 @@ async def test_menu_starts_a_game() -> None:
         await pilot.click("#start")
         assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         table = table_of(pilot)
-        assert table.session.names[0] == "Zed"
-        assert len(table.session.names) == 3
+        assert table.session.info.names[0] == "Zed"
+        assert len(table.session.info.names) == 3
         assert table.session.entry.key == "chase"
         assert app.config is not None and app.config.difficulty == "easy" and app.config.seed is not None
         assert f"seed {app.config.seed}" in table.sub_title
@@ -142,7 +146,9 @@ async def test_command_palette_has_the_game_commands() -> None:
         assert await wait_for(pilot, lambda: my_turn(pilot))
         table = table_of(pilot)
         titles = {command.title for command in app.get_system_commands(table)}
-        assert {"Stay", "Trade", "Cut the pack", "Toggle rules", "New game"} <= titles
+        assert {"Stay", "Trade", "Toggle rules", "New game"} <= titles
+        # Only what can be done now: you are not the dealer, so no cut.
+        assert table.view.dealer != 0 and "Cut the pack" not in titles
         command = next(c for c in app.get_system_commands(table) if c.title == "Toggle rules")
         command.callback()
         await pilot.pause()

@@ -6,26 +6,40 @@ from collections.abc import Callable
 
 from textual.pilot import Pilot
 
+from tui.screens.session_screen import SessionScreen
 from tui.screens.table import TableScreen
 
 
-async def wait_for(pilot: Pilot, condition: Callable[[], bool], tries: int = 300) -> bool:
-    """Let the app run until ``condition`` holds (True) or ``tries`` pauses have passed (False)."""
+async def wait_for(pilot: Pilot, condition: Callable[[], bool], tries: int = 600) -> bool:
+    """Let the app run until ``condition`` holds (True) or ``tries`` pauses have passed (False).
+
+    The bots move on the host's own thread, so each pause also gives them a moment (bounded: ``tries`` × 10 ms at
+    most of sleeping, plus the app's own work)."""
     for _ in range(tries):
         if condition():
             return True
-        await pilot.pause()
+        await pilot.pause(0.01)
     return condition()
 
 
-def table_of(pilot: Pilot) -> TableScreen:
+def session_screen(pilot: Pilot) -> SessionScreen:
     """The table screen, whether or not a dialog is open over it."""
     for screen in reversed(pilot.app.screen_stack):
-        if isinstance(screen, TableScreen):
+        if isinstance(screen, SessionScreen):
             return screen
     raise AssertionError(f"no table screen in {pilot.app.screen_stack}")
 
 
+def table_of(pilot: Pilot) -> TableScreen:
+    screen = session_screen(pilot)
+    assert isinstance(screen, TableScreen)
+    return screen
+
+
 def my_turn(pilot: Pilot) -> bool:
+    """The player's table is showing, drawn from the latest snapshot, and it is the player's move."""
     screen = pilot.app.screen
-    return isinstance(screen, TableScreen) and screen.session.is_my_turn and not screen._bot_busy
+    if not isinstance(screen, SessionScreen) or not screen.idle() or screen.snapshot is None:
+        return False
+    latest = screen.session.snapshot()
+    return screen.my_turn and latest.version == screen.snapshot.version

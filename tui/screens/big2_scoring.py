@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -11,12 +11,12 @@ from textual.content import Content
 from textual.widgets import Footer, Static
 
 from engine.games.big2 import DealOver
-from tui.describe_big2 import signed
+from tui.describe_big2 import loss_steps, signed
 from tui.screens.round_over import RoundOverScreen, next_bindings
 from tui.widgets.card import card_markup
 
 
-def seat_lines(deal: DealOver, seat: int, name: str) -> Content:
+def seat_lines(deal: DealOver, seat: int, name: str, options: Any = None) -> Content:
     """Two lines for a seat: name, points and total; then its cards left and the doubling steps."""
     delta, total = deal.deltas[seat], deal.totals[seat]
     points_style = "bold $text-success" if delta > 0 else "bold $text-error" if delta < 0 else "$text-muted"
@@ -31,7 +31,7 @@ def seat_lines(deal: DealOver, seat: int, name: str) -> Content:
         detail = Content.styled("  won the deal — out of cards", "$text-success")
         return Content("\n").join([head, detail])
     cards = Content(" ").join(card_markup(card) for card in deal.hands[seat])
-    steps = Content.styled("  " + " · ".join(lost.steps) + f" = {lost.points}", "$text-muted")
+    steps = Content.styled("  " + " · ".join(loss_steps(lost, options)) + f" = {lost.points}", "$text-muted")
     return Content("\n").join([head, Content("  ") + cards, steps])
 
 
@@ -41,9 +41,19 @@ class Big2ScoringScreen(RoundOverScreen):
     NEXT = "Next deal"
     BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
 
-    def __init__(self, deal: DealOver, number: int, names: tuple[str, ...], me: int | None, last: bool) -> None:
+    def __init__(
+        self,
+        deal: DealOver,
+        number: int,
+        names: tuple[str, ...],
+        me: int | None,
+        last: bool,
+        options: Any = None,
+    ) -> None:
+        """``options``: the table's Big2Options (the scoring in force words the steps of each loss)."""
         super().__init__()
         self.deal = deal
+        self.options = options
         self.number = number
         self.names = names
         self.me = me
@@ -60,6 +70,6 @@ class Big2ScoringScreen(RoundOverScreen):
                 for seat in order:
                     name = "You" if seat == self.me else self.names[seat]
                     classes = "scoring-seat" + (" -me" if seat == self.me else "")
-                    yield Static(seat_lines(deal, seat, name), classes=classes)
+                    yield Static(seat_lines(deal, seat, name, self.options), classes=classes)
             yield self.next_button(self.last)
         yield Footer()

@@ -1,31 +1,31 @@
 """The Big Two table: the other players, the play to beat, your hand, your actions, the deal's log, the rules.
 
-The session plumbing (the event queue, the hold at the end of a deal, the bots) is in
+The session plumbing (the event queue, the hold at the end of a deal, the results) is in
 :class:`tui.screens.session_screen.SessionScreen`, shared with the Chase/Screw table; this screen says what the
-events mean, draws the table and gives hints. The queue stops at the end of a deal until the player has read the
-scoring, so no bot moves while it is open.
+events mean, draws the table and asks the session for hints. The host's bots wait while the scoring is open.
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any, ClassVar
+from collections.abc import Iterator
+from typing import ClassVar
 
-from textual import on, work
-from textual.app import ComposeResult
+from textual import on
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.screen import ModalScreen
 from textual.widgets import Button, Static
-from textual.worker import get_current_worker
 
-from engine.bots.big2 import HardBig2Bot
 from engine.cards import Card
 from engine.errors import ParlourError
 from engine.events import Event
-from engine.games.big2 import PASS, Big2View, DealOver, DealStarted, MatchOver, PassTurn, Play, Played, classify
+from engine.game import Action
+from engine.games.big2 import PASS, Big2View, DealOver, PassTurn, Play, Played, classify
 from engine.games.big2 import encoding as big2_encoding
-from engine.session import Session
+from engine.match import MatchOver, RoundOver, RoundStarted
+from engine.session import Session, Snapshot
 from tui.describe import who
 from tui.describe_big2 import and_list, cards_text, describe_big2, signed
 from tui.screens.big2_scoring import Big2ScoringScreen
@@ -39,31 +39,34 @@ from tui.widgets.hand import HandStrip, faces_row
 TURN_ACTIONS = ("play", "pass_turn", "hint")
 
 
+def plural(count: int, word: str) -> str:
+    """ "card" or "cards", as ``count`` needs."""
+    return word if count == 1 else word + "s"
+
+
 class Big2TableScreen(SessionScreen):
+    GAME_KEY: ClassVar[str] = "big2"
     AUTO_FOCUS = "#hand"
+    # No priority bindings: every key goes the same way (to the focused hand, then up to the screen), so a burst
+    # such as "right space enter" is applied in the order it was typed.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "play", "Play", tooltip="Play the selected cards", priority=True),
+        Binding("enter", "play", "Play", tooltip="Play the selected cards"),
         Binding("p", "play", "Play", show=False),
         Binding("x", "pass_turn", "Pass"),
         Binding("h", "hint", "Hint", tooltip="Select what the hard computer player would play"),
         Binding("left", "cursor(-1)", "←", show=False),
         Binding("right", "cursor(1)", "→", show=False),
-        Binding("space", "toggle_card", "Select", priority=True),
+        Binding("space", "toggle_card", "Select"),
         Binding("escape", "clear_selection", "Clear"),
         Binding("o", "sort", "Sort"),
         *SESSION_BINDINGS,
     ]
 
-    def __init__(self, session: Session, *, seed: int | None = None, pace: float = 0.6) -> None:
-        super().__init__(session, seed=seed, pace=pace)
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
         self.players = len(self.names)
-        self._deal = 0
         self._scoring: DealOver | None = None
-        """The deal just over, while its events are gathered or the player reads the scoring."""
-        self._match_over: MatchOver | None = None
-        self._hint_busy = False
-        self._hints = 0
-        self._last_play: Played | None = None
+        """The deal just over, from its DealOver event until the player has read the scoring."""
         self._message: Content | None = None
         """An explanation (a rejected play, a hint) shown in the status line until the selection changes."""
         self._message_for: tuple[Card, ...] = ()
@@ -71,7 +74,10 @@ class Big2TableScreen(SessionScreen):
 
     # -- layout --------------------------------------------------------------------------------------------------
     def compose_table(self) -> ComposeResult:
-        others = [(self.me + i) % self.players for i in range(1, self.players)]
+        me = self.me if self.me is not None else 0
+        others = [(me + i) % self.players for i in range(1, self.players)]
+        if self.me is None:
+            others = [0, *others]
         yield Big2Seats(others, id="b2-seats")
         with Horizontal(id="b2-middle"):
             with Vertical(id="b2-felt"):
@@ -90,7 +96,7 @@ class Big2TableScreen(SessionScreen):
         for button in self.query(Button):
             button.can_focus = False  # enter and space belong to the hand
         self.query_one("#b2-felt").border_title = "On the table"
-        enc = big2_encoding(self.session.options)
+        enc = big2_encoding(self.options)
         hand = self.query_one(HandStrip)
         hand.set_order(
             lambda card: (enc.to_int[card], 0),
@@ -98,54 +104,30 @@ class Big2TableScreen(SessionScreen):
         )
 
     # -- events in -----------------------------------------------------------------------------------------------
-    def holds_back(self, event: Event) -> bool:
-        return self._scoring is not None and isinstance(event, DealStarted)
-
     def handle(self, event: Event) -> None:
-        line = describe_big2(event, self.names, self.me, self.session.options)
+        line = describe_big2(event, self.names, self.me, self.options)
         if line is not None:
-            self.query_one(EventLog).add(line, emphasis=isinstance(event, DealStarted | DealOver | MatchOver))
-        if isinstance(event, DealStarted):
-            self._deal = event.deal
-            self._last_play = None
+            self.query_one(EventLog).add(line, emphasis=isinstance(event, RoundStarted | DealOver | MatchOver))
+        if isinstance(event, RoundStarted):
+            self._scoring = None
             self.query_one(HandStrip).clear()
-        elif isinstance(event, Played):
-            self._last_play = event
-            if event.seat == self.me:
-                # The view is not drawn again while the deal's scoring is pending: take the cards out here, so
-                # the hand under the scoring dialog is the hand that went out.
-                hand = self.query_one(HandStrip)
-                hand.show(card for card in hand.cards if card not in event.cards)
+        elif isinstance(event, Played) and event.seat == self.me:
+            # The table is not drawn again while the deal's scoring is up: take the cards out here, so the hand
+            # under the scoring dialog is the hand that went out.
+            hand = self.query_one(HandStrip)
+            hand.show(card for card in hand.cards if card not in event.cards)
         elif isinstance(event, DealOver):
             self._scoring = event
-        elif isinstance(event, MatchOver):
-            self._match_over = event
 
     # -- the scoring and the results -----------------------------------------------------------------------------
-    def end_pending(self) -> bool:
-        return self._scoring is not None
-
-    def match_over_seen(self) -> bool:
-        return self._match_over is not None
-
-    def view_on_ended_round(self) -> bool:
-        return self.session.view().deal == self._deal
-
-    def open_end_dialog(self) -> None:
+    def round_dialog(self, event: RoundOver) -> ModalScreen[None]:
         deal = self._scoring
-        assert deal is not None
-        self.refresh_bindings()
-        last = self._match_over is not None or self.session.is_over
-        screen = Big2ScoringScreen(deal, self._deal, self.names, self.me, last)
-        self.app.push_screen(screen, callback=self._end_dialog_closed)
-
-    def forget_ended_round(self) -> None:
-        self._scoring = None
+        assert deal is not None, "a Big Two deal ends with its DealOver before the round marker"
+        return Big2ScoringScreen(deal, event.round, self.names, self.me, event.last, self.options)
 
     def summary(self) -> MatchSummary:
         over = self._match_over
-        view = self.session.view()
-        totals = over.totals if over is not None else view.totals
+        totals = over.totals if over is not None else self.view.totals
         best = max(totals)
         winners = over.winners if over is not None else tuple(s for s in range(self.players) if totals[s] == best)
         ranked = sorted(range(self.players), key=lambda s: -totals[s])
@@ -166,19 +148,22 @@ class Big2TableScreen(SessionScreen):
     # -- drawing -------------------------------------------------------------------------------------------------
     @property
     def view(self) -> Big2View:
-        view = self.session.view()
+        snap = self.snapshot if self.snapshot is not None else self.session.snapshot()
+        view = snap.view
         assert isinstance(view, Big2View)
         return view
 
-    def render_view(self) -> None:
-        view = self.view
-        self.show_seats(view)
+    def render_snapshot(self, snapshot: Snapshot) -> None:
+        view = snapshot.view
+        assert isinstance(view, Big2View)
+        self.query_one(Big2Seats).show(view, self.names, thinking=self.thinking)
         hand = self.query_one(HandStrip)
         hand.show(view.hand)
         order = "rank" if hand.sort == "rank" else "suit"
-        me = who(self.me, self.names, self.me, start=True)
-        hand.border_title = f"{me} · {len(view.hand)} cards · by {order} (o)"
-        hand.border_subtitle = f"total {signed(view.totals[self.me])} · deal {view.deal} of {view.options.deals}"
+        me = who(self.me, self.names, self.me, start=True) if self.me is not None else "Watching"
+        hand.border_title = Content(f"{me} · {len(view.hand)} {plural(len(view.hand), 'card')} · by {order} (o)")
+        mine = view.totals[self.me] if self.me is not None else 0
+        hand.border_subtitle = f"total {signed(mine)} · deal {view.deal} of {view.options.deals}"
         hand.set_class(view.to_move == self.me, "-to-move")
         self.query_one("#b2-play", Static).update(self._table_text(view))
         self.query_one("#b2-turn", Static).update(self._turn_text(view))
@@ -186,31 +171,31 @@ class Big2TableScreen(SessionScreen):
         self.query_one("#b2-hint-button", Button).disabled = not self._may("hint")
         self._show_status()
 
-    def show_seats(self, view: Any) -> None:
-        self.query_one(Big2Seats).show(view, self.names, thinking=self._thinking)
-
     def _table_text(self, view: Big2View) -> Content:
         if view.table is None or view.table_seat is None:
             leader = view.to_move
             if leader is None:
                 return Content.styled("The deal is over", "$text-muted")
-            text = "You lead" if leader == self.me else f"{self.names[leader]} leads"
             if view.must_include is not None:
-                text += f" — the first play must include the {view.must_include.pretty()}"
+                text = "You lead" if leader == self.me else f"{self.names[leader]} leads"
+                text += f": the first play must include the {view.must_include.pretty()}"
+            else:
+                text = "You lead any combination" if leader == self.me else f"{self.names[leader]} leads"
             return Content.styled(text, "italic $text-muted")
-        combo = view.table
-        if len(combo.cards) <= 9:
-            cards = faces_row(combo.cards)
-        else:
-            cards = Content(" ").join(card_markup(card) for card in combo.cards)
+        cards = view.table.cards
+        combo = classify(cards, view.options)
+        what = combo.describe() if combo is not None else cards_text(cards)
+        shown = faces_row(cards) if len(cards) <= 9 else Content(" ").join(card_markup(card) for card in cards)
         name = who(view.table_seat, self.names, self.me, start=True)
-        return Content.assemble((f"{name}: ", "bold"), combo.describe()) + Content("\n") + cards
+        return Content.assemble((f"{name}: ", "bold"), what) + Content("\n") + shown
 
     def _turn_text(self, view: Big2View) -> Content:
         if view.to_move is None:
             return Content("")
         if view.to_move == self.me:
             if view.table is None:
+                if view.must_include is not None:
+                    return Content.styled(f"Your turn: lead with the {view.must_include.pretty()}", "bold $text-accent")
                 return Content.styled("Your turn: lead any combination", "bold $text-accent")
             return Content.styled("Your turn: beat it, or pass", "bold $text-accent")
         return Content.styled(f"{self.names[view.to_move]} to play", "$text-muted")
@@ -227,11 +212,12 @@ class Big2TableScreen(SessionScreen):
         if combo is None:
             return Content.assemble("Selected: ", (shown, "bold"), (" — not a combination", "$text-error"))
         text = Content.assemble("Selected: ", (combo.describe(), "bold"))
-        if view.table is not None:
-            if combo.beats(view.table):
-                text += Content.styled(f" — beats {view.table.describe()}", "$text-success")
+        table = classify(view.table.cards, view.options) if view.table is not None else None
+        if table is not None:
+            if combo.beats(table):
+                text += Content.styled(f" — beats {table.describe()}", "$text-success")
             else:
-                text += Content.styled(f" — does not beat {view.table.describe()}", "$text-error")
+                text += Content.styled(f" — does not beat {table.describe()}", "$text-error")
         elif view.must_include is not None and view.must_include not in cards:
             text += Content.styled(f" — must include the {view.must_include.pretty()}", "$text-error")
         return text
@@ -252,22 +238,19 @@ class Big2TableScreen(SessionScreen):
         message.stop()
         if message.selected != self._message_for:
             self._message = None  # the explanation was about another selection
-        self._show_status()
+        if self.snapshot is not None:
+            self._show_status()
 
     # -- your actions --------------------------------------------------------------------------------------------
-    def idle(self) -> bool:
-        # Under the results the match is over: no play, pass, hint or bot may start.
-        return super().idle() and not self._results_shown
-
     def _may(self, action: str) -> bool:
-        if not self.idle() or not self.session.is_my_turn:
+        if not self.my_turn:
             return False
         if action == "play":
             return bool(self.query_one(HandStrip).selection)
         if action == "pass_turn":
-            return self.view.table is not None
+            return PASS in self.legal
         if action == "hint":
-            return not self._hint_busy
+            return not self.hint_busy
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -277,8 +260,17 @@ class Big2TableScreen(SessionScreen):
             return bool(self.query_one(HandStrip).selected)
         return True
 
+    def commands(self) -> Iterator[SystemCommand]:
+        if self._may("play"):
+            yield SystemCommand("Play", "Play the selected cards (Enter)", self.action_play)
+        if self._may("pass_turn"):
+            yield SystemCommand("Pass", "Pass this turn (x)", self.action_pass_turn)
+        if self._may("hint"):
+            yield SystemCommand("Hint", "Select what the hard computer player would play (h)", self.action_hint)
+        yield SystemCommand("Sort hand", "By rank or by suit (o)", self.action_sort)
+
     def _explain(self, text: str) -> None:
-        self.notify(text, severity="error")
+        self.notify(text, severity="error", markup=False)
         self._message = Content.styled(text, "bold $text-error")
         self._message_for = self.query_one(HandStrip).selection
         self._show_status()
@@ -287,24 +279,19 @@ class Big2TableScreen(SessionScreen):
         if not self._may("play"):
             return
         hand = self.query_one(HandStrip)
-        enc = big2_encoding(self.session.options)
+        enc = big2_encoding(self.options)
         cards = tuple(sorted(hand.selection, key=lambda card: enc.to_int[card]))
-        try:
-            self.session.submit(Play(cards))
-        except ParlourError as err:
-            self._explain(f"Cannot play {cards_text(cards)}: {err}")
-            return
-        self._message = None
-        hand.clear()
-        self._drain()
+        self._send(Play(cards), f"Cannot play {cards_text(cards)}: ")
 
     def action_pass_turn(self) -> None:
-        if not self._may("pass_turn"):
-            return
+        if self._may("pass_turn"):
+            self._send(PASS, "")
+
+    def _send(self, action: Action, prefix: str) -> None:
         try:
-            self.session.submit(PASS)
+            self.session.submit(action)
         except ParlourError as err:
-            self._explain(str(err))
+            self._explain(f"{prefix}{err}")
             return
         self._message = None
         self.query_one(HandStrip).clear()
@@ -321,7 +308,8 @@ class Big2TableScreen(SessionScreen):
 
     def action_sort(self) -> None:
         self.query_one(HandStrip).toggle_sort()
-        self.render_view()
+        if self.snapshot is not None:
+            self.render_snapshot(self.snapshot)
 
     @on(Button.Pressed, "#b2-play-button")
     def _play_pressed(self) -> None:
@@ -339,26 +327,12 @@ class Big2TableScreen(SessionScreen):
     def action_hint(self) -> None:
         if not self._may("hint"):
             return
-        self._hint_busy = True
-        self._hints += 1
-        self._message = Content.styled("Thinking of a hint…", "italic $text-accent")
-        self._show_status()
-        self._find_hint(self.view, list(self.session.legal_actions()), self._hints)
+        if self.request_hint(self._hint_found):
+            self._message = Content.styled("Thinking of a hint…", "italic $text-accent")
+            self._show_status()
 
-    @work(thread=True, exclusive=True, group="hint")
-    def _find_hint(self, view: Big2View, legal: list[Any], number: int) -> None:
-        bot = HardBig2Bot(self.session.entry.game, random.Random(f"{self.seed}/hint/{number}"))
-        action = bot.choose(view, legal)
-        if get_current_worker().is_cancelled:
-            return
-        try:
-            self.app.call_from_thread(self._hint_found, view, action)
-        except RuntimeError:
-            pass  # the app is closing
-
-    def _hint_found(self, view: Big2View, action: Any) -> None:
-        self._hint_busy = False
-        if not self.is_attached or self.view != view:
+    def _hint_found(self, version: int, action: Action | None) -> None:
+        if self.snapshot is None or self.snapshot.version != version or action is None:
             self._message = None
             self._show_status()
             return  # the table moved on while the hint was worked out
@@ -366,13 +340,11 @@ class Big2TableScreen(SessionScreen):
         if isinstance(action, PassTurn):
             hand.clear()
             self._message = Content.styled("Hint: pass (x)", "bold $text-success")
-        else:
+        elif isinstance(action, Play):
             hand.select(action.cards, hint=True)
-            combo = classify(action.cards, view.options)
+            combo = classify(action.cards, self.options)
             what = combo.describe() if combo is not None else cards_text(action.cards)
-            self._message = Content.assemble(
-                ("Hint: ", "bold $text-success"), what, f" ({cards_text(action.cards)}) — Enter plays it"
-            )
+            self._message = Content.assemble(("Hint: ", "bold $text-success"), what, " — Enter plays it")
         self._message_for = hand.selection
         self._show_status()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -12,26 +12,17 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Select, Static
 
 from engine.bots import DIFFICULTIES
-from engine.games import ENTRIES, GameEntry, get_entry
+from engine.errors import ParlourError
+from engine.game import GameEntry
+from engine.registry import get_entry
+from tui.games import table_entries
+from tui.messages import PlayConfig, StartGame
 from tui.screens.rules import RulesScreen
-
-if TYPE_CHECKING:
-    from tui.app import PlayConfig
 
 
 def useful_variants(entry: GameEntry) -> list[tuple[str, str, str]]:
-    """The variants that change something for this entry's preset: (key, name, description)."""
-    base = entry.game.options(entry.preset)
-    return [
-        (v.key, v.name, v.description) for v in entry.game.variants if entry.game.options(entry.preset, [v.key]) != base
-    ]
-
-
-def table_entries() -> list[GameEntry]:
-    """The registry entries this UI can seat you at."""
-    from tui.app import TABLE_GAMES  # imported here: tui.app imports this module
-
-    return [entry for entry in ENTRIES if entry.game.key in TABLE_GAMES]
+    """The variants that may be chosen for this entry's preset: (key, name, description)."""
+    return [(v.key, v.name, v.description) for v in entry.game.useful_variants(entry.preset)]
 
 
 def player_choices(game: str) -> list[tuple[str, int]]:
@@ -86,7 +77,7 @@ class MenuScreen(Screen[None]):
                     id="difficulty",
                 )
                 yield Label("Your name")
-                yield Input(value=name, placeholder="You", max_length=16, compact=True, id="name")
+                yield Input(value=name, placeholder="You", max_length=24, compact=True, id="name")
                 yield Label("House rules")
                 yield Vertical(id="variants")
             yield Static("", id="preset-text")
@@ -142,8 +133,6 @@ class MenuScreen(Screen[None]):
         )
 
     def config(self) -> PlayConfig:
-        from tui.app import PlayConfig  # imported here: tui.app imports this module
-
         players = self.query_one("#players", Select).value
         difficulty = self.query_one("#difficulty", Select).value
         name = self.query_one("#name", Input).value.strip() or "You"
@@ -158,15 +147,22 @@ class MenuScreen(Screen[None]):
         )
 
     def action_start(self) -> None:
-        from tui.app import ParlourApp
-
-        app = self.app
-        assert isinstance(app, ParlourApp)
-        app.start_game(self.config())
+        try:
+            config = self.config()
+            entry = get_entry(config.game)
+            entry.game.options(entry.preset, config.variants)
+        except ParlourError as err:
+            self.notify(str(err), severity="error", markup=False)
+            return
+        self.post_message(StartGame(config))
 
     def action_rules(self) -> None:
         entry = self.entry
-        options = entry.game.options(entry.preset, self.chosen_variants())
+        try:
+            options = entry.game.options(entry.preset, self.chosen_variants())
+        except ParlourError as err:
+            self.notify(str(err), severity="error", markup=False)
+            return
         self.app.push_screen(RulesScreen(entry.game.rules_summary(options)))
 
     @on(Button.Pressed, "#start")

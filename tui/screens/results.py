@@ -8,6 +8,7 @@ from typing import ClassVar, Literal
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
@@ -38,9 +39,10 @@ class ResultsScreen(ModalScreen[ResultChoice]):
     def compose(self) -> ComposeResult:
         s = self.summary
         with Vertical(id="results-dialog"):
-            yield Static(f"{s.title} — {s.winner} the match", id="results-title")
+            # Names are what players typed: plain text, never markup.
+            yield Static(Content(f"{s.title} — {s.winner} the match"), id="results-title")
             places = "\n".join(f"{place:>2}. {name}" for place, name in s.places)
-            yield Static(places, id="results-places")
+            yield Static(Content(places), id="results-places")
             extra = []
             if s.pot is not None:
                 extra.append(f"Pot: {s.pot}")

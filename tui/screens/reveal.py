@@ -51,6 +51,7 @@ class RevealScreen(RoundOverScreen):
                         + mark,
                         classes="reveal-card",
                     )
-            yield Static("\n".join(reveal.lines) or "Nobody pays.", id="reveal-lines")
+            # The lines name players: plain text, never markup.
+            yield Static(Content("\n".join(reveal.lines) or "Nobody pays."), id="reveal-lines")
             yield self.next_button(reveal.match_over)
         yield Footer()

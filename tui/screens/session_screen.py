@@ -1,36 +1,37 @@
 """What every table screen does with its :class:`engine.session.Session`, whatever the game.
 
-A table talks only to a session, so a LAN session can take the place of a local one. Events come in through
-``session.subscribe`` (from any thread) and are queued; the queue is worked off on the UI thread, and it stops at
-the end of a hand (or deal) until the player has read the dialog that ends it, so no bot moves while it is open.
-The computer players think on a worker thread and their moves are applied back on the UI thread.
+A table talks only to a session, so a LAN session can take the place of a local one. The host runs the computer
+players; the screen only shows what happens and sends its own player's moves.
+
+Events come in through ``session.subscribe`` (from any thread) and are queued; the queue is worked off on the UI
+thread. The match layer's markers drive the shared parts: at :class:`~engine.match.RoundOver` the queue stops and
+the game's end-of-round dialog opens; when the player closes it the screen tells the session it is ``ready`` (the
+host's bots wait for that) and goes on; after the last round come the results.
 
 A game's table subclasses :class:`SessionScreen` and fills in the hooks: what an event means to it (``handle``),
-which event starts the next round (``holds_back``), how the end of a round is shown (``open_end_dialog``), how the
-table is laid out and drawn (``compose_table``, ``render_view``, ``show_seats``) and the match summary (``summary``).
+how the table is laid out and drawn (``compose_table``, ``render_snapshot``), the end-of-round dialog
+(``round_dialog``) and the match summary (``summary``).
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
-from textual import work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Markdown
-from textual.worker import get_current_worker
 
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Action
-from engine.session import Session
-from tui.messages import EngineEvent
+from engine.match import MatchOver, RoundOver, RoundStarted
+from engine.session import Session, Snapshot
+from tui.messages import EngineEvent, MainMenu, PlayAgain
 from tui.screens.results import MatchSummary, ResultChoice, ResultsScreen
 from tui.widgets.event_log import EventLog
 
@@ -44,7 +45,7 @@ inherited bindings come first in the footer, and the footer shows the game's key
 
 
 class SessionScreen(Screen[None]):
-    """The session plumbing of a table: the event queue, the end-of-round hold, the bots, the rules pane, results.
+    """The session plumbing of a table: the event queue, the end-of-round hold, the rules pane, the results.
 
     Subclasses must not define ``on_mount`` or ``on_unmount``: Textual calls the handler of every class along the
     MRO, so an override that also called ``super()`` would subscribe twice. They set up in ``set_up`` instead.
@@ -52,21 +53,26 @@ class SessionScreen(Screen[None]):
 
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (110, "-wide")]
 
-    def __init__(self, session: Session, *, seed: int | None = None, pace: float = 0.6) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
-        self.seed = seed
-        self.pace = pace
-        self.names: tuple[str, ...] = tuple(session.names)
-        self.me: int = session.seat
+        info = session.info
+        self.info = info
+        self.options: Any = info.options
+        self.seed = info.seed
+        self.names: tuple[str, ...] = tuple(info.names)
+        self.me: int | None = info.seat
+        self.round = 0
         self._inbox: deque[Event] = deque()
         self._inbox_lock = threading.Lock()
-        self._dialog_open = False
-        """The end-of-round dialog is showing; nothing is drained until it is closed."""
-        self._bot_busy = False
-        self._thinking: int | None = None
+        self._round_over: RoundOver | None = None
+        """The round just over, from its marker until the player has closed its dialog."""
+        self._match_over: MatchOver | None = None
         self._results_shown = False
+        self.snapshot: Snapshot | None = None
+        """The snapshot the table was last drawn from."""
         self._unsubscribe: Callable[[], None] | None = None
+        self._hint_busy = False
 
     # -- hooks for the game's table ------------------------------------------------------------------------------
     def compose_table(self) -> ComposeResult:
@@ -80,44 +86,20 @@ class SessionScreen(Screen[None]):
         """Take in one event from the session (log it, note what the table must remember)."""
         raise NotImplementedError
 
-    def holds_back(self, event: Event) -> bool:
-        """True when ``event``, next in the queue, must wait (it starts a round while the last one's dialog is due)."""
+    def render_snapshot(self, snapshot: Snapshot) -> None:
+        """Draw the whole table from ``snapshot`` (``self.thinking`` names a computer player choosing)."""
         raise NotImplementedError
 
-    def end_pending(self) -> bool:
-        """True from the event that ends a round until its dialog has been closed."""
-        raise NotImplementedError
-
-    def match_over_seen(self) -> bool:
-        """True once the event that ends the match has been taken in (the round's events are then all here)."""
-        raise NotImplementedError
-
-    def view_on_ended_round(self) -> bool:
-        """True while the session's view is still of the round that just ended."""
-        raise NotImplementedError
-
-    def open_end_dialog(self) -> None:
-        """Push the end-of-round dialog, with :meth:`_end_dialog_closed` as its callback."""
-        raise NotImplementedError
-
-    def forget_ended_round(self) -> None:
-        """Drop what was kept for the end-of-round dialog, now that the player has read it."""
-        raise NotImplementedError
-
-    def render_view(self) -> None:
-        """Draw the whole table from the session's view."""
-        raise NotImplementedError
-
-    def show_seats(self, view: Any) -> None:
-        """Draw the seats from ``view``, marking the seat in ``self._thinking``."""
+    def round_dialog(self, event: RoundOver) -> ModalScreen[None]:
+        """The dialog that shows the end of a round; the table waits until it is closed."""
         raise NotImplementedError
 
     def summary(self) -> MatchSummary:
         raise NotImplementedError
 
-    def idle(self) -> bool:
-        """True when the table may move on: no round's end waiting to be read."""
-        return not self.end_pending() and not self._dialog_open
+    def commands(self) -> Iterator[SystemCommand]:
+        """The game's entries in the command palette (only those that can be used now)."""
+        yield from ()
 
     # -- layout and mounting -------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -131,10 +113,14 @@ class SessionScreen(Screen[None]):
 
     @property
     def rules_markdown(self) -> str:
-        return self.session.entry.game.rules_summary(self.session.options)
+        return self.session.entry.game.rules_summary(self.options)
+
+    @property
+    def title_text(self) -> str:
+        return self.session.entry.title
 
     def on_mount(self) -> None:
-        title = self.session.entry.title
+        title = self.title_text
         self.sub_title = f"{title} · seed {self.seed}" if self.seed is not None else title
         self.query_one(EventLog).border_title = "What happened"
         self.set_up()
@@ -159,66 +145,125 @@ class SessionScreen(Screen[None]):
 
     def _next_event(self) -> Event | None:
         with self._inbox_lock:
-            if not self._inbox:
-                return None
-            # The next round waits until the player has read the end of this one.
-            if self.holds_back(self._inbox[0]):
-                return None
-            return self._inbox.popleft()
+            return self._inbox.popleft() if self._inbox else None
 
     def _drain(self) -> None:
-        if self._dialog_open or not self.is_mounted:
+        if self._round_over is not None or self._results_shown or not self.is_mounted:
             return
         while (event := self._next_event()) is not None:
+            if isinstance(event, RoundStarted):
+                self.round = event.round
+            elif isinstance(event, MatchOver):
+                self._match_over = event
             self.handle(event)
-        if self.end_pending():
-            if not self._still_gathering():
-                self._open_end_dialog()
-            return
-        self.render_view()
-        self._maybe_start_bot()
-
-    def _still_gathering(self) -> bool:
-        """True while the end-of-round events may still be on their way (a remote session sends them one by one)."""
-        if self.match_over_seen():
-            return False
-        with self._inbox_lock:
-            waiting = bool(self._inbox)
-        return not waiting and not self.session.is_over and self.view_on_ended_round()
-
-    # -- the end of a round and the results ----------------------------------------------------------------------
-    def _open_end_dialog(self) -> None:
-        self._dialog_open = True
-        self._thinking = None
-        self.open_end_dialog()
-
-    def _end_dialog_closed(self, _: None = None) -> None:
-        self._dialog_open = False
-        match_over = self.match_over_seen()  # asked before the round is forgotten, which may be what knows it
-        self.forget_ended_round()
-        if match_over or self.session.is_over:
-            self.render_view()
+            if isinstance(event, RoundOver):
+                self._round_over = event
+                self.refresh_bindings()
+                self.app.push_screen(self.round_dialog(event), callback=self._round_dialog_closed)
+                return
+        if self._match_over is not None:
+            self.redraw()
             self._show_results()
             return
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Draw the table from a fresh snapshot."""
+        self.snapshot = self.session.snapshot()
+        self.render_snapshot(self.snapshot)
+        self.refresh_bindings()
+
+    @property
+    def thinking(self) -> int | None:
+        """The computer player now choosing, if any (its seat shows it)."""
+        snap = self.snapshot
+        if snap is None or snap.over or snap.to_move is None or not self.idle():
+            return None
+        return snap.to_move if self.info.bots[snap.to_move] is not None else None
+
+    # -- the end of a round and the results ----------------------------------------------------------------------
+    @property
+    def round_over(self) -> RoundOver | None:
+        """The round whose end is being shown, or None."""
+        return self._round_over
+
+    def _round_dialog_closed(self, _: None = None) -> None:
+        self._round_over = None
+        self.session.ready()
         self._drain()
 
     def _show_results(self) -> None:
         if self._results_shown:
             return
         self._results_shown = True
+        self.refresh_bindings()
         self.app.push_screen(ResultsScreen(self.summary()), callback=self._results_chosen)
 
     def _results_chosen(self, choice: ResultChoice | None) -> None:
-        from tui.app import ParlourApp  # the app imports the tables
-
-        app = self.app
         if choice == "quit":
-            app.exit()
-        elif isinstance(app, ParlourApp):
-            if choice == "again":
-                app.play_again()
-            elif choice == "menu":
-                app.main_menu()
+            self.app.exit()
+        elif choice == "again":
+            self.post_message(PlayAgain())
+        elif choice == "menu":
+            self.post_message(MainMenu())
+
+    def idle(self) -> bool:
+        """True when the table is in play on this screen: no round's end or results showing."""
+        return self._round_over is None and not self._results_shown
+
+    # -- your moves ----------------------------------------------------------------------------------------------
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        """What you may do now (nothing while a dialog is up)."""
+        if not self.idle() or self.snapshot is None:
+            return ()
+        return self.snapshot.legal
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.legal)
+
+    def submit(self, action: Action) -> ParlourError | None:
+        """Send your move; a rejection is shown and returned (nothing else changes)."""
+        try:
+            self.session.submit(action)
+        except ParlourError as err:
+            self.notify(str(err), severity="error", markup=False)
+            return err
+        self._drain()
+        return None
+
+    def request_hint(self, done: Callable[[int, Action | None], None]) -> bool:
+        """Ask the session for a hint on a thread of its own; ``done(version, action)`` runs on the UI thread.
+
+        The thread is a daemon, so quitting never waits for a hint being worked out."""
+        if self._hint_busy or self.snapshot is None or not self.my_turn:
+            return False
+        self._hint_busy = True
+        version = self.snapshot.version
+        app = self.app
+
+        def work() -> None:
+            try:
+                action = self.session.hint()
+            except ParlourError:
+                action = None
+            try:
+                app.call_from_thread(self._hint_done, done, version, action)
+            except RuntimeError:
+                pass  # the app is closing
+
+        threading.Thread(target=work, name="parlour-hint", daemon=True).start()
+        return True
+
+    def _hint_done(self, done: Callable[[int, Action | None], None], version: int, action: Action | None) -> None:
+        self._hint_busy = False
+        if self.is_attached:
+            done(version, action)
+
+    @property
+    def hint_busy(self) -> bool:
+        return self._hint_busy
 
     # -- the rules pane ------------------------------------------------------------------------------------------
     def action_toggle_rules(self) -> None:
@@ -227,43 +272,3 @@ class SessionScreen(Screen[None]):
     @property
     def rules_open(self) -> bool:
         return self.has_class("-rules-open")
-
-    # -- the computer players ------------------------------------------------------------------------------------
-    def _maybe_start_bot(self) -> None:
-        if self._bot_busy or not self.idle() or self.session.is_over:
-            return
-        if not self.session.bot_pending():
-            return
-        self._bot_busy = True
-        self._thinking = self.session.view().to_move
-        self.show_seats(self.session.view())
-        self._bot_turn()
-
-    @work(thread=True, exclusive=True, group="bots")
-    def _bot_turn(self) -> None:
-        worker = get_current_worker()
-        try:
-            seat, action = self.session.think()
-        except ParlourError:
-            self.app.call_from_thread(self._bot_done, None, None)
-            return
-        # The pause lets the player follow each bot's move.
-        if self.pace > 0:
-            time.sleep(self.pace)
-        if worker.is_cancelled:
-            return
-        try:
-            self.app.call_from_thread(self._bot_done, seat, action)
-        except RuntimeError:
-            pass  # the app is closing
-
-    def _bot_done(self, seat: int | None, action: Action | None) -> None:
-        self._bot_busy = False
-        self._thinking = None
-        if not self.is_attached or seat is None:
-            return
-        try:
-            self.session.play(seat, action)
-        except ParlourError as err:
-            self.notify(str(err), severity="error")
-        self._drain()

@@ -1,24 +1,26 @@
 """The Screw/Chase table: the seats, your card, your actions, the event log and the rules pane.
 
-The session plumbing (the event queue, the hold at the end of a hand, the bots) is in
-:class:`tui.screens.session_screen.SessionScreen`; this screen says what the events mean and draws the table. The
-queue stops at the end of a hand until the player has read the reveal.
+The session plumbing (the event queue, the hold at the end of a hand, the results) is in
+:class:`tui.screens.session_screen.SessionScreen`; this screen says what the events mean and draws the table.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Iterator
+from typing import ClassVar
 
 from textual import on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from engine.errors import ParlourError
 from engine.events import Event
-from engine.games.chase import Eliminated, HandStarted, HandVoid, MatchOver, Paid, Revealed
-from engine.session import Session
+from engine.games.chase import ChaseAction, ChaseView, Eliminated, HandVoid, Paid, Revealed
+from engine.match import MatchOver, RoundOver, RoundStarted
+from engine.session import Session, Snapshot
 from tui.describe import describe, who
 from tui.screens.results import MatchSummary
 from tui.screens.reveal import HandReveal, RevealScreen
@@ -31,6 +33,7 @@ PLAY_ACTIONS = ("stay", "trade", "swap", "cut")
 
 
 class TableScreen(SessionScreen):
+    GAME_KEY: ClassVar[str] = "chase"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "stay", "Stay", tooltip="Keep your card"),
         Binding("t", "trade", "Trade", tooltip="Trade cards with the player to your left"),
@@ -39,15 +42,15 @@ class TableScreen(SessionScreen):
         *SESSION_BINDINGS,
     ]
 
-    def __init__(self, session: Session, *, seed: int | None = None, pace: float = 0.6) -> None:
-        super().__init__(session, seed=seed, pace=pace)
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
         self._reveal: HandReveal | None = None
-        """The hand being revealed, while its events are gathered or the player reads it."""
-        self._hand = 0
+        """The hand being revealed, from its Revealed event until the player has read it."""
         self._out_hand: dict[int, int] = {}
-        self._winner: int | None = None
-        self._pot: int = 0
-        self._last_view: Any = None
+
+    @property
+    def title_text(self) -> str:
+        return self.session.entry.title
 
     # -- layout --------------------------------------------------------------------------------------------------
     def compose_table(self) -> ComposeResult:
@@ -66,63 +69,52 @@ class TableScreen(SessionScreen):
 
     @property
     def deck_action(self) -> str:
-        return "cut" if getattr(self.session.options, "dealer_cuts", False) else "swap"
+        return "cut" if getattr(self.options, "dealer_cuts", False) else "swap"
 
     @property
     def deck_label(self) -> str:
         return "Cut the pack" if self.deck_action == "cut" else "Swap with deck"
 
-    # -- events in -----------------------------------------------------------------------------------------------
-    def holds_back(self, event: Event) -> bool:
-        return self._reveal is not None and isinstance(event, HandStarted)
+    @property
+    def view(self) -> ChaseView:
+        snap = self.snapshot if self.snapshot is not None else self.session.snapshot()
+        view = snap.view
+        assert isinstance(view, ChaseView)
+        return view
 
+    # -- events in -----------------------------------------------------------------------------------------------
     def handle(self, event: Event) -> None:
-        line = describe(event, self.names, self.me, self.session.options)
-        log = self.query_one(EventLog)
+        # The pot the winner takes is in the view (the match's last event comes after the last payment).
+        pot = self.session.snapshot().view.pot if isinstance(event, MatchOver) else None
+        line = describe(event, self.names, self.me, self.options, pot=pot)
         if line is not None:
-            log.add(line, emphasis=isinstance(event, HandStarted | MatchOver))
-        if isinstance(event, HandStarted):
-            self._hand = event.hand
+            self.query_one(EventLog).add(line, emphasis=isinstance(event, RoundStarted | MatchOver))
+        if isinstance(event, RoundStarted):
+            self._reveal = None
         elif isinstance(event, Revealed):
-            self._reveal = HandReveal(hand=self._hand, cards=list(event.cards))
+            self._reveal = HandReveal(hand=self.round, cards=list(event.cards))
         elif isinstance(event, Paid | Eliminated | HandVoid | MatchOver) and self._reveal is not None:
             if line is not None:
                 self._reveal.lines.append(line)
             if isinstance(event, Paid):
                 self._reveal.payers.add(event.seat)
         if isinstance(event, Eliminated):
-            self._out_hand[event.seat] = self._hand
-        elif isinstance(event, MatchOver):
-            self._winner = event.winner
-            self._pot = event.pot
-            if self._reveal is not None:
-                self._reveal.match_over = True
+            self._out_hand[event.seat] = self.round
 
     # -- the reveal and the results ------------------------------------------------------------------------------
-    def end_pending(self) -> bool:
-        return self._reveal is not None
-
-    def match_over_seen(self) -> bool:
-        return self._reveal is not None and self._reveal.match_over
-
-    def view_on_ended_round(self) -> bool:
-        return self._reveal is not None and self.session.view().hand == self._reveal.hand
-
-    def open_end_dialog(self) -> None:
-        reveal = self._reveal
-        assert reveal is not None
+    def round_dialog(self, event: RoundOver) -> ModalScreen[None]:
+        reveal = self._reveal or HandReveal(hand=event.round, cards=[])
+        reveal.match_over = event.last
         self.query_one("#status", Static).update(f"Hand {reveal.hand}: cards up")
-        if self._last_view is not None:
+        if self.snapshot is not None:
             self.query_one(SeatRing).show(
-                self._last_view, self.names, self.me, revealed=dict(reveal.cards), payers=frozenset(reveal.payers)
+                self.snapshot.view, self.names, self.me, revealed=dict(reveal.cards), payers=frozenset(reveal.payers)
             )
-        self.app.push_screen(RevealScreen(reveal, self.names, self.me), callback=self._end_dialog_closed)
-
-    def forget_ended_round(self) -> None:
-        self._reveal = None
+        return RevealScreen(reveal, self.names, self.me)
 
     def summary(self) -> MatchSummary:
-        winner = self._winner
+        over = self._match_over
+        winner = over.winners[0] if over is not None and over.winners else None
         places: list[tuple[int, str]] = []
         if winner is not None:
             places.append((1, who(winner, self.names, self.me, start=True)))
@@ -137,55 +129,55 @@ class TableScreen(SessionScreen):
                 previous_hand = hand
             places.append((shared_place, who(seat, self.names, self.me, start=True)))
             place += 1
-        winner_text = "You win" if winner == self.me else f"{who(winner, self.names, self.me)} wins"
-        chase = getattr(self.session.options, "preset", None) == "chase"
+        if winner is None:
+            winner_text = "nobody wins"
+        elif winner == self.me:
+            winner_text = "You win"
+        else:
+            winner_text = f"{who(winner, self.names, self.me)} wins"
+        chase = getattr(self.options, "preset", None) == "chase"
         return MatchSummary(
             title=self.session.entry.title,
-            winner=winner_text if winner is not None else "nobody wins",
+            winner=winner_text,
             places=tuple(places),
-            pot=self._pot if chase else None,
+            pot=self.view.pot if chase else None,
             seed=self.seed,
         )
 
     # -- drawing -------------------------------------------------------------------------------------------------
-    def render_view(self) -> None:
-        view = self.session.view()
-        self._last_view = view
-        self.show_seats(view)
-        alive = view.alive(self.me)
+    def render_snapshot(self, snapshot: Snapshot) -> None:
+        view = snapshot.view
+        assert isinstance(view, ChaseView)
+        self.query_one(SeatRing).show(view, self.names, self.me, thinking=self.thinking)
+        alive = self.me is not None and view.alive(self.me)
         card_face = self.query_one("#my-card", CardFace)
         card_face.display = alive
         card_face.show(view.my_card if alive else None)
-        self.query_one("#card-label", Static).update("Your card" if alive else "You are out")
+        self.query_one("#card-label", Static).update("Your card" if alive else "")
         legal = self._legal_names()
         self.query_one("#stay", Button).disabled = "stay" not in legal
         self.query_one("#trade", Button).disabled = "trade" not in legal
         self.query_one("#deck", Button).disabled = self.deck_action not in legal
-        self.query_one("#status", Static).update(self._status_text(view))
+        self.query_one("#status", Static).update(self._status_text(snapshot))
         info = [f"Hand {view.hand}"]
-        if getattr(self.session.options, "preset", None) == "chase":
+        if getattr(self.options, "preset", None) == "chase":
             info.append(f"Pot {view.pot}")
         self.query_one("#match-info", Static).update(" · ".join(info))
-        self.refresh_bindings()
 
-    def show_seats(self, view: Any) -> None:
-        self.query_one(SeatRing).show(view, self.names, self.me, thinking=self._thinking)
-
-    def _status_text(self, view: Any) -> str:
-        if self.session.is_over:
-            return "The match is over"
-        if not view.alive(self.me):
-            return "You are out — watching"
-        if self.session.is_my_turn:
-            return "Your turn"
-        if view.to_move is not None:
-            return f"{self.names[view.to_move]} to play"
-        return ""
+    def _status_text(self, snapshot: Snapshot) -> Content:
+        view = snapshot.view
+        if snapshot.over:
+            return Content("The match is over")
+        if self.me is not None and not view.alive(self.me):
+            return Content("You are out — watching")
+        if snapshot.legal:
+            return Content("Your turn")
+        if snapshot.to_move is not None:
+            return Content(f"{self.names[snapshot.to_move]} to play")  # a name: plain text
+        return Content("")
 
     def _legal_names(self) -> set[str]:
-        if not self.idle():
-            return set()
-        return {str(action) for action in self.session.legal_actions()}
+        return {str(action) for action in self.legal}
 
     # -- your actions --------------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -195,29 +187,33 @@ class TableScreen(SessionScreen):
             return action in self._legal_names()
         return True
 
+    def commands(self) -> Iterator[SystemCommand]:
+        legal = self._legal_names()
+        if "stay" in legal:
+            yield SystemCommand("Stay", "Keep your card (s)", self.action_stay)
+        if "trade" in legal:
+            yield SystemCommand("Trade", "Trade cards with the player to your left (t)", self.action_trade)
+        if self.deck_action in legal:
+            yield SystemCommand(self.deck_label, "Dealer only (d)", self.action_deck)
+
     def _play(self, name: str) -> None:
-        legal = {str(a): a for a in self.session.legal_actions()} if self._reveal is None else {}
+        legal = {str(a): a for a in self.legal}
         if name not in legal:
-            self.notify(f"You cannot {name} now", severity="error")
+            self.notify(f"You cannot {name} now", severity="error", markup=False)
             return
-        try:
-            self.session.submit(legal[name])
-        except ParlourError as err:
-            self.notify(str(err), severity="error")
-            return
-        self._drain()
+        self.submit(legal[name])
 
     def action_stay(self) -> None:
-        self._play("stay")
+        self._play(ChaseAction.STAY.value)
 
     def action_trade(self) -> None:
-        self._play("trade")
+        self._play(ChaseAction.TRADE.value)
 
     def action_swap(self) -> None:
-        self._play("swap")
+        self._play(ChaseAction.SWAP.value)
 
     def action_cut(self) -> None:
-        self._play("cut")
+        self._play(ChaseAction.CUT.value)
 
     def action_deck(self) -> None:
         self._play(self.deck_action)

@@ -10,6 +10,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from engine.cards import Card
+from tui.describe import acted_text
 from tui.widgets.card import card_markup
 
 THINKING = Content.styled("thinking…", "italic $text-accent")
@@ -17,9 +18,10 @@ THINKING = Content.styled("thinking…", "italic $text-accent")
 TO_PLAY = Content.styled("to play", "bold $text-accent")
 
 
-def seat_title(name: str, to_move: bool) -> str:
-    """A seat box's border title; the arrow points out whose turn it is at every table."""
-    return ("▶ " if to_move else "") + name
+def seat_title(name: str, to_move: bool) -> Content:
+    """A seat box's border title; the arrow points out whose turn it is at every table. The name is plain text
+    (what a player typed is never read as markup)."""
+    return Content(("▶ " if to_move else "") + name)
 
 
 class SeatBox(Static):
@@ -63,7 +65,7 @@ class SeatBox(Static):
             card = card_markup(known[seat])
         else:
             card = Content.styled("▒▒", "$text-muted")
-        acted = view.acted[seat] if alive and seat < len(view.acted) else None
+        acted = acted_text(view.acted[seat]) if alive and seat < len(view.acted) else None
         if revealed is not None:
             doing = Content.styled("pays", "bold $text-error") if seat in payers else Content("")
         elif thinking:

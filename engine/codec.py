@@ -1,0 +1,370 @@
+"""Every view, event, action and options object to plain JSON data and back, losslessly.
+
+``encode(value)`` gives dicts, lists, strings, numbers, booleans and ``None``; ``decode(data)`` gives the value
+back, with ``decode(encode(x)) == x``. The rules of the form:
+
+- a card is its text (``"10H"``, ``"JK"``); an enum member is its value;
+- a tuple or a list is a list; a set is a list sorted by its encoded items; a dict with text keys is an object,
+  any other dict a list of ``[key, value]`` pairs;
+- an object (a dataclass registered by its game) is a JSON object of its fields, tagged with ``"game"`` and
+  ``"type"``: ``{"game": "big2", "type": "Played", "seat": 2, ...}``. Two games may both have a ``Played``;
+  their tags differ by game;
+- an enum member where its type is not known from the field it sits in (an action at the top level, or in a list
+  of legal actions) is tagged the same way, with its ``"value"``.
+
+A game's classes are registered by the game registry (:mod:`engine.registry`) when it is imported; the match
+layer's and the sessions' own classes register with their modules.
+
+Decoding is led by the type hints of each field, so ``tuple[int, ...]`` comes back a tuple and ``frozenset[int]``
+a frozenset. Anything that does not fit raises :class:`~engine.errors.CodecError` (a ``ParlourError``): a line
+from the network can never raise anything else.
+
+>>> from engine.cards import Card
+>>> from engine.match import RoundOver
+>>> event = RoundOver(round=2, winners=(1,), deltas=(-3, 3), totals=(-1, 1), last=False)
+>>> data = encode(event)
+>>> data["game"], data["type"], data["deltas"]
+('match', 'RoundOver', [-3, 3])
+>>> decode(data) == event
+True
+>>> encode(Card.parse("TH"))
+'10H'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, TypeVar, Union
+
+from engine.cards import Card
+from engine.errors import CodecError, ParlourError, echo
+
+_BY_TAG: dict[tuple[str, str], type] = {}
+_TAG: dict[type, tuple[str, str]] = {}
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def register(game: str, *classes: type) -> None:
+    """Make ``classes`` (dataclasses or enums) known to the codec under ``game``'s tag."""
+    for cls in classes:
+        if not (dataclasses.is_dataclass(cls) or issubclass(cls, enum.Enum)):
+            raise TypeError(f"only dataclasses and enums can be registered, not {cls!r}")
+        if dataclasses.is_dataclass(cls) and {f.name for f in dataclasses.fields(cls)} & {"game", "type"}:
+            raise TypeError(f"{cls.__name__} has a field named 'game' or 'type', the codec's tag keys")
+        tag = (game, cls.__name__)
+        known = _BY_TAG.get(tag)
+        if known is not None and known is not cls:
+            raise TypeError(f"two classes registered as {tag}: {known!r} and {cls!r}")
+        _BY_TAG[tag] = cls
+        _TAG[cls] = tag
+
+
+def tag_of(cls: type) -> tuple[str, str]:
+    try:
+        return _TAG[cls]
+    except KeyError:
+        raise CodecError(f"{cls.__name__} is not registered with the codec") from None
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Encoding
+# ---------------------------------------------------------------------------------------------------------------
+def encode(value: Any) -> Any:
+    """``value`` as plain JSON data (see the module docstring); CodecError for what cannot be sent."""
+    try:
+        return _encode(value, Any)
+    except RecursionError:
+        raise CodecError("cannot encode a value nested this deep (or that contains itself)") from None
+
+
+def _encode(value: Any, hint: Any) -> Any:
+    if value is None or (isinstance(value, bool | int | float | str) and not isinstance(value, enum.Enum)):
+        return value
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        if _names_type(hint, type(value)):
+            return value.value
+        game, name = tag_of(type(value))
+        return {"game": game, "type": name, "value": value.value}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        cls = type(value)
+        game, name = tag_of(cls)
+        hints = _hints(cls)
+        out: dict[str, Any] = {"game": game, "type": name}
+        for f in dataclasses.fields(value):
+            if f.init:
+                out[f.name] = _encode(getattr(value, f.name), hints.get(f.name, Any))
+        return out
+    if isinstance(value, tuple | list):
+        return [_encode(item, _item_hint(hint, index)) for index, item in enumerate(value)]
+    if isinstance(value, set | frozenset):
+        item = _item_hint(hint, 0)
+        return sorted((_encode(v, item) for v in value), key=_sort_key)
+    if isinstance(value, dict):
+        key_hint, value_hint = _dict_hints(hint)
+        if all(isinstance(k, str) for k in value):
+            return {k: _encode(v, value_hint) for k, v in value.items()}
+        return [[_encode(k, key_hint), _encode(v, value_hint)] for k, v in value.items()]
+    raise CodecError(f"cannot encode a {type(value).__name__}: {echo(value)}")
+
+
+def _sort_key(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def _names_type(hint: Any, cls: type) -> bool:
+    """Does ``hint`` say for sure that a value here is a ``cls`` (so it needs no tag)?"""
+    if hint is cls:
+        return True
+    if _is_union(hint):
+        return cls in typing.get_args(hint)
+    return False
+
+
+def _is_union(hint: Any) -> bool:
+    origin = typing.get_origin(hint)
+    return origin is Union or origin is types.UnionType
+
+
+def _item_hint(hint: Any, index: int) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return args[0]
+        return args[index] if index < len(args) else Any
+    if origin in (list, set, frozenset) and args:
+        return args[0]
+    if _is_union(hint):
+        containers = [a for a in args if typing.get_origin(a) in (tuple, list, set, frozenset)]
+        if len(containers) == 1:
+            return _item_hint(containers[0], index)
+    return Any
+
+
+def _dict_hints(hint: Any) -> tuple[Any, Any]:
+    if typing.get_origin(hint) is dict:
+        key, value = typing.get_args(hint)
+        return key, value
+    return Any, Any
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Decoding
+# ---------------------------------------------------------------------------------------------------------------
+def decode(data: Any) -> Any:
+    """The value ``data`` (from :func:`encode`) stands for; CodecError when it is not well formed."""
+    try:
+        return _decode(data, Any)
+    except CodecError:
+        raise
+    except ParlourError as err:
+        raise CodecError(str(err)) from None
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as err:
+        raise CodecError(f"malformed data: {echo(str(err))}") from None
+
+
+T = TypeVar("T")
+
+
+def decode_as(data: Any, cls: type[T]) -> T:
+    """:func:`decode`, then check that the value is a ``cls``."""
+    value = decode(data)
+    if not isinstance(value, cls):
+        raise CodecError(f"expected a {cls.__name__}, got {echo(data)}")
+    return value
+
+
+def dumps(value: Any) -> str:
+    """``value`` encoded as one line of JSON text."""
+    data = encode(value)
+    try:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as err:
+        raise CodecError(f"cannot be sent as JSON: {echo(str(err))}") from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(text: str | bytes) -> Any:
+    """The value one line of JSON text stands for; CodecError if the text is not JSON or not well formed."""
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, TypeError, RecursionError) as err:
+        raise CodecError(f"not JSON: {echo(str(err))}") from None
+    return decode(data)
+
+
+def _decode(data: Any, hint: Any) -> Any:
+    if isinstance(hint, TypeVar):
+        hint = Any
+    if hint is Any or hint is object:
+        return _decode_any(data)
+    if hint is type(None):
+        if data is not None:
+            raise CodecError(f"expected null, got {echo(data)}")
+        return None
+    if _is_union(hint):
+        return _decode_union(data, hint)
+    origin = typing.get_origin(hint)
+    if origin is not None:
+        return _decode_generic(data, hint, origin)
+    if hint is Card:
+        if not isinstance(data, str):
+            raise CodecError(f"expected a card, got {echo(data)}")
+        return Card.parse(data)
+    if hint is bool:
+        if not isinstance(data, bool):
+            raise CodecError(f"expected true or false, got {echo(data)}")
+        return data
+    if hint is int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise CodecError(f"expected a whole number, got {echo(data)}")
+        return data
+    if hint is float:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            raise CodecError(f"expected a number, got {echo(data)}")
+        return float(data)
+    if hint is str:
+        if not isinstance(data, str):
+            raise CodecError(f"expected text, got {echo(data)}")
+        return data
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        if isinstance(data, dict):
+            return _decode_tagged(data)
+        try:
+            return hint(data)
+        except ValueError:
+            raise CodecError(f"not a {hint.__name__}: {echo(data)}") from None
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        value = _decode_tagged(data)
+        if not isinstance(value, hint):
+            raise CodecError(f"expected a {hint.__name__}, got a {type(value).__name__}")
+        return value
+    raise CodecError(f"cannot decode into {hint!r}")
+
+
+def _decode_any(data: Any) -> Any:
+    if data is None or isinstance(data, bool | int | float | str):
+        return data
+    if isinstance(data, dict):
+        if "type" in data and "game" in data:
+            return _decode_tagged(data)
+        return {str(k): _decode_any(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return tuple(_decode_any(item) for item in data)
+    raise CodecError(f"not JSON data: {echo(data)}")
+
+
+def _decode_union(data: Any, hint: Any) -> Any:
+    members = [a for a in typing.get_args(hint)]
+    if data is None:
+        if type(None) in members:
+            return None
+        raise CodecError("a value is missing (null)")
+    members = [a for a in members if a is not type(None)]
+    if isinstance(data, dict) and "type" in data and "game" in data:
+        value = _decode_tagged(data)
+        if not any(_is_instance(value, m) for m in members):
+            raise CodecError(f"a {type(value).__name__} does not belong here")
+        return value
+    errors = []
+    for member in members:
+        try:
+            return _decode(data, member)
+        except (CodecError, ParlourError, TypeError, ValueError) as err:
+            errors.append(str(err))
+    raise CodecError(f"does not fit {hint}: {echo(data)}")
+
+
+def _is_instance(value: Any, hint: Any) -> bool:
+    origin = typing.get_origin(hint) or hint
+    return isinstance(origin, type) and isinstance(value, origin)
+
+
+def _decode_generic(data: Any, hint: Any, origin: Any) -> Any:
+    args = typing.get_args(hint)
+    if origin is typing.Literal:
+        if data not in args:
+            raise CodecError(f"expected one of {args}, got {echo(data)}")
+        return data
+    if origin is tuple:
+        if not isinstance(data, list):
+            raise CodecError(f"expected a list, got {echo(data)}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(item, args[0]) for item in data)
+        if len(args) != len(data):
+            raise CodecError(f"expected {len(args)} items, got {len(data)}")
+        return tuple(_decode(item, arg) for item, arg in zip(data, args, strict=True))
+    if origin in (list, set, frozenset):
+        if not isinstance(data, list):
+            raise CodecError(f"expected a list, got {echo(data)}")
+        item_hint = args[0] if args else Any
+        items = [_decode(item, item_hint) for item in data]
+        constructor: Callable[[list[Any]], Any] = origin
+        return constructor(items)
+    if origin is dict:
+        key_hint, value_hint = args if args else (Any, Any)
+        if isinstance(data, dict):
+            return {_decode(k, key_hint): _decode(v, value_hint) for k, v in data.items()}
+        if isinstance(data, list):
+            out = {}
+            for pair in data:
+                if not isinstance(pair, list) or len(pair) != 2:
+                    raise CodecError(f"expected [key, value] pairs, got {echo(pair)}")
+                out[_decode(pair[0], key_hint)] = _decode(pair[1], value_hint)
+            return out
+        raise CodecError(f"expected an object, got {echo(data)}")
+    if origin is typing.ClassVar:
+        return _decode(data, args[0])
+    return _decode(data, origin)
+
+
+def _decode_tagged(data: Any) -> Any:
+    if not isinstance(data, dict):
+        raise CodecError(f"expected an object, got {echo(data)}")
+    game, name = data.get("game"), data.get("type")
+    if not isinstance(game, str) or not isinstance(name, str):
+        raise CodecError(f"an object needs a text 'game' and 'type': {echo(data)}")
+    cls = _BY_TAG.get((game, name))
+    if cls is None:
+        raise CodecError(f"unknown type {echo(game)}/{echo(name)}")
+    if issubclass(cls, enum.Enum):
+        if "value" not in data:
+            raise CodecError(f"{name} needs a 'value'")
+        try:
+            return cls(data["value"])
+        except ValueError:
+            raise CodecError(f"not a {name}: {echo(data['value'])}") from None
+    if not dataclasses.is_dataclass(cls):
+        raise CodecError(f"{game}/{name} cannot be decoded")
+    hints = _hints(cls)
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        if f.name in data:
+            kwargs[f.name] = _decode(data[f.name], hints.get(f.name, Any))
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise CodecError(f"{game}/{name} needs the field {f.name!r}")
+    try:
+        return cls(**kwargs)
+    except ParlourError:
+        raise
+    except (TypeError, ValueError) as err:
+        raise CodecError(f"bad {name}: {echo(str(err))}") from None

@@ -1,0 +1,229 @@
+"""The table host: it owns a table, runs its computer players on a thread of its own, paces them, and hands out
+sessions that each see one seat.
+
+Local play is a host with in-process sessions; LAN play puts a network connection where the local session is. The
+UI never chooses, thinks for or applies a bot's move.
+
+- The bots think outside the host's lock, from their seat's view only, each decision with an RNG made from the
+  table's seed, the seat and the decision's number: the same seed and the same human moves give the same match,
+  however long anyone takes.
+- ``pace`` is the least time between a bot's move and the event before it, so a person can follow.
+- At the end of a round the bots wait until every person connected has said :meth:`Session.ready` (they have read
+  the round's summary), or has left.
+- :meth:`close` stops the bot thread without waiting for a decision in progress: the decision's RNG raises at its
+  next draw (:class:`~engine.bots.CancellableRandom`) and the thread, a daemon, ends; so an app quits at once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from engine.bots import DecisionCancelled
+from engine.errors import ParlourError
+from engine.events import Event
+from engine.game import Action, GameEntry
+from engine.lan.session import LocalSession
+from engine.match import RoundOver
+from engine.session import Snapshot, TableInfo
+from engine.table import Table
+
+
+class TableHost:
+    def __init__(self, table: Table, *, pace: float = 0.0, autostart: bool = True) -> None:
+        self.table = table
+        self.pace = pace
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._stop = threading.Event()
+        self._people: dict[int, int] = {}
+        """Seat -> how many sessions are connected to it."""
+        self._waiting: set[int] = set()
+        """People who have not yet said they have seen the end of the round."""
+        self._thread: threading.Thread | None = None
+        self._last_event = time.monotonic()
+        self.errors: list[BaseException] = []
+        """Exceptions a bot raised (a bug): kept for tests and logs, the table goes on waiting."""
+        self._autostart = autostart
+        self.thinking: int | None = None
+        """The seat whose computer player is working out a move right now."""
+        table.subscribe(None, self._watch, replay=False)
+
+    # -- what sessions see -------------------------------------------------------------------------------------
+    @property
+    def entry(self) -> GameEntry:
+        return self.table.entry
+
+    def info(self, seat: int | None) -> TableInfo:
+        table = self.table
+        return TableInfo(
+            key=table.entry.key,
+            options=table.options,
+            names=table.names,
+            bots=tuple(s.level for s in table.seats),
+            seed=table.seed,
+            seat=seat,
+        )
+
+    def connect(self, seat: int | None) -> LocalSession:
+        """A session for ``seat`` (None: a spectator). Starts the bots the first time (unless ``autostart`` is off)."""
+        with self._lock:
+            checked = self.table.state.check_seat(seat, spectator=True)
+            if checked is not None and self.table.seats[checked].is_bot:
+                raise ParlourError("that seat is played by the computer")
+            if checked is not None:
+                self._people[checked] = self._people.get(checked, 0) + 1
+        session = LocalSession(self, checked)
+        if self._autostart:
+            self.start()
+        return session
+
+    def snapshot(self, seat: int | None) -> Snapshot:
+        with self._lock:
+            state = self.table.state
+            return Snapshot(
+                version=state.version,
+                seat=seat,
+                view=state.view(seat),
+                legal=tuple(state.legal_actions()) if seat is not None and state.to_move == seat else (),
+                to_move=state.to_move,
+                over=state.is_over,
+            )
+
+    def subscribe(self, seat: int | None, callback: Callable[[Event], None]) -> Callable[[], None]:
+        with self._lock:
+            unsubscribe = self.table.subscribe(seat, callback)
+
+        def stop() -> None:
+            with self._lock:
+                unsubscribe()
+
+        return stop
+
+    def submit(self, seat: int | None, action: Action) -> None:
+        """A person's move for ``seat``; a bot's seat cannot be played from a session."""
+        with self._lock:
+            if seat is None:
+                raise ParlourError("a spectator cannot play")
+            if self.table.seats[seat].is_bot:
+                raise ParlourError("that seat is played by the computer")
+            self.table.submit(seat, action)
+            self._changed.notify_all()
+
+    def hint(self, seat: int | None) -> Action | None:
+        if seat is None:
+            return None
+        snap = self.snapshot(seat)
+        if not snap.legal:
+            return None
+        return self.table.hint(seat, snap.view, snap.legal, snap.version)
+
+    def ready(self, seat: int | None) -> None:
+        with self._lock:
+            if seat is not None:
+                self._waiting.discard(seat)
+            self._changed.notify_all()
+
+    def disconnect(self, seat: int | None) -> None:
+        with self._lock:
+            if seat is not None and seat in self._people:
+                self._people[seat] -= 1
+                if self._people[seat] <= 0:
+                    del self._people[seat]
+                    self._waiting.discard(seat)
+            self._changed.notify_all()
+
+    # -- the bots ----------------------------------------------------------------------------------------------
+    def _watch(self, event: Event) -> None:
+        """Called under the lock for every event (as a spectator sees it)."""
+        self._last_event = time.monotonic()
+        if isinstance(event, RoundOver) and not event.last:
+            self._waiting = set(self._people)
+        self._changed.notify_all()
+
+    @property
+    def waiting_for(self) -> frozenset[int]:
+        """The people the bots are waiting for at the end of a round."""
+        with self._lock:
+            return frozenset(self._waiting)
+
+    def start(self) -> None:
+        with self._lock:
+            if self._thread is not None or self._stop.is_set():
+                return
+            self._thread = threading.Thread(target=self._run_bots, name="parlour-bots", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        """Stop the bots now; a decision being worked out is dropped."""
+        self._stop.set()
+        with self._lock:
+            self._changed.notify_all()
+
+    @property
+    def closed(self) -> bool:
+        return self._stop.is_set()
+
+    def _bot_may_move(self) -> bool:
+        state = self.table.state
+        return not state.is_over and self.table.bot_to_move and not self._waiting
+
+    def _run_bots(self) -> None:
+        table = self.table
+        while not self._stop.is_set():
+            with self._lock:
+                while not self._stop.is_set() and not self._bot_may_move():
+                    self._changed.wait()
+                if self._stop.is_set():
+                    return
+                state = table.state
+                seat = state.to_move
+                assert seat is not None
+                view, legal, version = state.view(seat), state.legal_actions(), state.version
+                since = self._last_event
+            self.thinking = seat
+            try:
+                action = table.decide(seat, view, legal, version, cancelled=self._stop.is_set)
+            except DecisionCancelled:
+                return  # the host is closing
+            except Exception as err:  # a bug in a bot: keep it, stop moving bots, never take the app down
+                with self._lock:
+                    self.errors.append(err)
+                    self._changed.notify_all()
+                return
+            finally:
+                self.thinking = None
+            wait = self.pace - (time.monotonic() - since)
+            if wait > 0 and self._stop.wait(wait):
+                return
+            with self._lock:
+                if self._stop.is_set():
+                    return
+                if table.state.version != version or self._waiting:
+                    continue
+                try:
+                    table.submit(seat, action)
+                except ParlourError as err:
+                    self.errors.append(err)
+                    self._changed.notify_all()
+                    return
+                self._changed.notify_all()
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Wait until no bot can move (a person's turn, the end of a round or of the match); True if it came."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._bot_may_move() and not self.errors:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+            return True
+
+
+def local_table(table: Table, seat: int | None = 0, *, pace: float = 0.0) -> tuple[TableHost, Any]:
+    """A host for ``table`` and a session for ``seat``: how a single-player game is set up."""
+    host = TableHost(table, pace=pace)
+    return host, host.connect(seat)

@@ -1,0 +1,134 @@
+"""Sessions on a :class:`~engine.lan.host.TableHost`: one seat each.
+
+:class:`LocalSession` is a seat at a host in this process. :class:`CodecSession` wraps any session so that every
+message to and from it crosses as JSON text through :mod:`engine.codec`, exactly as over the network: the contract
+tests run against both, and the network session must pass the same ones.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engine import codec
+from engine.errors import CodecError, ParlourError, error_for
+from engine.events import Event
+from engine.game import Action, GameEntry
+from engine.registry import get_entry
+from engine.session import Session, Snapshot, TableInfo
+
+if TYPE_CHECKING:
+    from engine.lan.host import TableHost
+
+
+class LocalSession:
+    """One seat at a host in this process. It can only act for its own seat."""
+
+    def __init__(self, host: TableHost, seat: int | None) -> None:
+        self._host = host
+        self._seat = seat
+        self._info = host.info(seat)
+        self._unsubscribers: list[Callable[[], None]] = []
+        self._closed = False
+
+    @property
+    def info(self) -> TableInfo:
+        return self._info
+
+    @property
+    def seat(self) -> int | None:
+        return self._seat
+
+    @property
+    def entry(self) -> GameEntry:
+        return self._host.entry
+
+    def snapshot(self) -> Snapshot:
+        return self._host.snapshot(self._seat)
+
+    def submit(self, action: Action) -> None:
+        if self._closed:
+            raise ParlourError("this session has left the table")
+        self._host.submit(self._seat, action)
+
+    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
+        stop = self._host.subscribe(self._seat, callback)
+        self._unsubscribers.append(stop)
+        return stop
+
+    def hint(self) -> Action | None:
+        return self._host.hint(self._seat)
+
+    def ready(self) -> None:
+        self._host.ready(self._seat)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for stop in self._unsubscribers:
+            stop()
+        self._unsubscribers.clear()
+        self._host.disconnect(self._seat)
+
+
+def _wire(value: Any) -> Any:
+    """``value`` sent as JSON text and read back, as a network peer would get it."""
+    return codec.loads(codec.dumps(value))
+
+
+class CodecSession:
+    """A session whose every message goes through the codec as JSON text (views, events, actions, errors)."""
+
+    def __init__(self, inner: Session) -> None:
+        self._inner = inner
+        info = _wire(inner.info)
+        if not isinstance(info, TableInfo):
+            raise CodecError("the table information did not come through")
+        self._info = info
+        self.lines = 0
+        """How many JSON lines crossed (for tests)."""
+
+    @property
+    def info(self) -> TableInfo:
+        return self._info
+
+    @property
+    def entry(self) -> GameEntry:
+        return get_entry(self._info.key)
+
+    def _through(self, value: Any) -> Any:
+        self.lines += 1
+        return _wire(value)
+
+    def snapshot(self) -> Snapshot:
+        snap = self._through(self._inner.snapshot())
+        if not isinstance(snap, Snapshot):
+            raise CodecError("the snapshot did not come through")
+        return snap
+
+    def submit(self, action: Action) -> None:
+        sent = self._through(action)
+        try:
+            self._inner.submit(sent)
+        except ParlourError as err:
+            # The error as the protocol answers it, and read back on this side.
+            reply = json.loads(json.dumps({"type": "error", "code": err.code, "message": str(err)}))
+            raise error_for(reply["code"], reply["message"]) from None
+
+    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
+        def received(event: Event) -> None:
+            callback(self._through(event))
+
+        return self._inner.subscribe(received)
+
+    def hint(self) -> Action | None:
+        hint = self._inner.hint()
+        return None if hint is None else self._through(hint)
+
+    def ready(self) -> None:
+        self._inner.ready()
+
+    def close(self) -> None:
+        self._inner.close()

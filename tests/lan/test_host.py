@@ -1,0 +1,234 @@
+"""The table host (engine/lan/host.py): quitting while a bot thinks, pacing, timing-independent matches, a bot that
+fails. Every wait is bounded."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engine import codec
+from engine.errors import ParlourError
+from engine.events import Event
+from engine.game import Scenario
+from engine.lan.host import TableHost
+from engine.match import RoundOver
+from engine.table import Table
+
+
+@pytest.fixture
+def hosts() -> Iterator[list[TableHost]]:
+    made: list[TableHost] = []
+    yield made
+    for host in made:
+        host.close()
+
+
+def watch_decisions(table: Table) -> tuple[threading.Event, threading.Event]:
+    """Events set when the next bot decision starts and when it ends (wrapping the table's ``decide``)."""
+    started, finished = threading.Event(), threading.Event()
+    original = table.decide
+
+    def decide(seat: int, view: Any, legal: Any, version: int, cancelled: Any = None) -> Any:
+        started.set()
+        try:
+            return original(seat, view, legal, version, cancelled)
+        finally:
+            finished.set()
+
+    table.decide = decide  # type: ignore[method-assign]
+    return started, finished
+
+
+def test_close_returns_at_once_while_a_hard_bot_thinks(hosts: list[TableHost]) -> None:
+    table = Table.create("big2", players=4, seed=12, bots=["hard"] * 4)
+    started, finished = watch_decisions(table)
+    host = TableHost(table, pace=0.0)
+    hosts.append(host)
+    host.start()
+    assert started.wait(5), "the bot never started thinking"
+    time.sleep(0.02)
+    assert not finished.is_set(), "the decision was over too soon for this test to mean anything"
+    version = table.state.version
+    begin = time.perf_counter()
+    host.close()
+    took = time.perf_counter() - begin
+    assert took < 0.2, f"close() took {took:.3f} s"
+    assert host.closed
+    thread = host._thread
+    assert thread is not None and thread.daemon, "the bot thread must not keep the app alive"
+    # The decision in progress is dropped: the table does not move after close().
+    finished.wait(30)
+    thread.join(5)
+    assert not thread.is_alive()
+    assert table.state.version == version
+
+
+def test_close_stops_a_host_that_waits(hosts: list[TableHost]) -> None:
+    table = Table.create("screw", players=3, seed=1, bots=[None, "easy", "easy"])
+    host = TableHost(table)
+    hosts.append(host)
+    host.connect(0)
+    assert host.wait_idle(5)
+    host.close()
+    assert host._thread is not None
+    host._thread.join(1)
+    assert not host._thread.is_alive()
+
+
+def _move_times(pace: float, moves: int, hosts: list[TableHost]) -> list[float]:
+    """When each of the first ``moves`` bot moves of an all-bot table was published (bounded)."""
+    table = Table.create("screw", players=4, seed=3, bots=["easy"] * 4)
+    host = TableHost(table, pace=pace)
+    hosts.append(host)
+    times: list[float] = []
+    seen: set[int] = set()
+    enough = threading.Event()
+
+    def got(event: Event) -> None:
+        version = table.state.version  # called inside submit: the action is applied
+        if version not in seen and version > 0:
+            seen.add(version)
+            times.append(time.perf_counter())
+            if len(times) >= moves:
+                enough.set()
+
+    host.subscribe(None, got)
+    host.start()
+    assert enough.wait(5 + pace * moves * 3), f"only {len(times)} moves came"
+    host.close()
+    return times[:moves]
+
+
+def test_pace_spaces_the_bots_moves(hosts: list[TableHost]) -> None:
+    times = _move_times(0.2, 4, hosts)
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert all(gap >= 0.18 for gap in gaps), gaps
+    # Without a pace they come at once (else the test above would prove nothing).
+    fast = _move_times(0.0, 4, hosts)
+    assert fast[-1] - fast[0] < 0.3
+
+
+def _play(pace: float, delays: random.Random | None, hosts: list[TableHost]) -> tuple[list[str], list[str]]:
+    """One match with a person at seat 0 who plays a fixed strategy, with random thinking times if ``delays``:
+    the whole history and what seat 0 received, as JSON."""
+    table = Table.create(
+        "big2", players=4, seed=21, bots=[None, "medium", "easy", "hard"], deals=1, scenario=Scenario()
+    )
+    host = TableHost(table, pace=pace)
+    hosts.append(host)
+    session = host.connect(0)
+    received: list[str] = []
+    session.subscribe(lambda e: received.append(codec.dumps(e)))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert host.wait_idle(30) and not host.errors
+        snap = session.snapshot()
+        if snap.over:
+            break
+        if any('"RoundOver"' in line for line in received):
+            session.ready()
+        if snap.to_move == 0 and snap.legal:
+            if delays:
+                time.sleep(delays.random() * 0.03)
+            # The person's choice depends only on what they see (not on timing).
+            choice = snap.legal[(snap.version * 7) % len(snap.legal)]
+            session.submit(choice)
+    assert table.state.is_over
+    host.close()
+    return [codec.dumps(e) for e in table.state.history], received
+
+
+@pytest.mark.parametrize("hard_playouts", [12])
+def test_the_same_seed_and_moves_give_the_same_match_whatever_the_timing(
+    hosts: list[TableHost], hard_playouts: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.bots import big2 as big2_bots
+
+    monkeypatch.setattr(big2_bots.HardBig2Bot, "playouts", hard_playouts)  # keep the test short
+    quick = _play(0.0, None, hosts)
+    slow = _play(0.004, random.Random(1), hosts)
+    assert quick == slow
+    assert any('"RoundOver"' in line for line in quick[0])
+
+
+def _broken_bots(table: Table, seats: tuple[int, ...], choose: Any) -> None:
+    for seat in seats:
+        bot = table.seats[seat].bot
+        assert bot is not None
+        bot.choose = choose  # type: ignore[method-assign]
+
+
+def _raise(view: Any, legal: Any, rng: random.Random) -> Any:
+    raise RuntimeError("a bug in a bot")
+
+
+def test_a_bot_that_raises_is_recorded_and_the_host_survives(hosts: list[TableHost]) -> None:
+    table = Table.create("screw", players=3, seed=2, bots=[None, "easy", "easy"])
+    _broken_bots(table, (1, 2), _raise)
+    host = TableHost(table)
+    hosts.append(host)
+    session = host.connect(0)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not host.errors:
+        host.wait_idle(0.5)
+        snap = session.snapshot()
+        if snap.to_move == 0 and snap.legal:
+            session.submit(snap.legal[0])
+    assert host.errors and isinstance(host.errors[0], RuntimeError)
+    # The host still answers; the person can still look, and closing works.
+    snap = session.snapshot()
+    assert not snap.over and snap.to_move in (1, 2)
+    host.close()
+
+
+def test_a_bot_that_answers_garbage_is_recorded(hosts: list[TableHost]) -> None:
+    table = Table.create("big2", players=2, seed=2, bots=["easy", "easy"])
+    _broken_bots(table, (0, 1), lambda view, legal, rng: "not a move")
+    host = TableHost(table)
+    hosts.append(host)
+    host.start()
+    deadline = time.monotonic() + 5
+    while not host.errors and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert host.errors and isinstance(host.errors[0], ParlourError)
+    assert table.state.version == 0
+
+
+@pytest.mark.parametrize("choose", [_raise, lambda view, legal, rng: "not a move"], ids=["raises", "garbage"])
+def test_wait_idle_returns_when_a_bot_fails(hosts: list[TableHost], choose: Any) -> None:
+    """A UI waiting for the bots must not hang for its whole timeout because a bot failed."""
+    table = Table.create("big2", players=2, seed=2, bots=["easy", "easy"])
+    _broken_bots(table, (0, 1), choose)
+    host = TableHost(table)
+    hosts.append(host)
+    host.start()
+    begin = time.perf_counter()
+    assert host.wait_idle(3)
+    took = time.perf_counter() - begin
+    assert host.errors
+    assert took < 1.0, f"wait_idle took {took:.2f} s to notice the failed bot"
+
+
+def test_round_end_waits_only_for_people_still_connected(hosts: list[TableHost]) -> None:
+    table = Table.create("screw", players=3, seed=4, bots=[None, "easy", "easy"], scenario=Scenario(totals=(2, 2, 2)))
+    host = TableHost(table)
+    hosts.append(host)
+    session = host.connect(0)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        assert host.wait_idle(5)
+        if host.waiting_for:
+            break
+        snap = session.snapshot()
+        if snap.to_move == 0 and snap.legal:
+            session.submit(snap.legal[0])
+    assert host.waiting_for == {0}
+    assert any(isinstance(e, RoundOver) for e in table.state.history)
+    session.close()  # leaving: the bots no longer wait
+    assert not host.waiting_for

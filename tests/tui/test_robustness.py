@@ -1,0 +1,112 @@
+"""The UI's side of the robustness points: names as plain text, keys in the order typed, a quick quit, and the
+screens never touching the table themselves."""
+
+from __future__ import annotations
+
+import ast
+import time
+from pathlib import Path
+
+import pytest
+from textual.content import Content
+from tui_helpers import my_turn, session_screen, wait_for
+
+from engine.cards import Card
+from engine.games.big2 import Play
+from tui.app import ParlourApp, PlayConfig
+from tui.screens.big2_table import Big2TableScreen
+from tui.screens.results import MatchSummary, ResultsScreen
+from tui.widgets.event_log import EventLog
+from tui.widgets.hand import HandStrip
+from tui.widgets.seats import SeatBox
+
+ROOT = Path(__file__).resolve().parents[2]
+NASTY_NAMES = ["Ana[/b]", "[@click=app.quit]Q[/]", "[red]x", "$text-error", "[b]Bo[/b]"]
+
+
+@pytest.mark.parametrize("name", NASTY_NAMES)
+async def test_a_name_is_plain_text_at_the_chase_table(name: str) -> None:
+    app = ParlourApp(start=PlayConfig(game="chase", players=3, seed=5, name=name), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: my_turn(pilot))
+        seat = session_screen(pilot).query_one("#seat-0", SeatBox)
+        # The title reads back as markup in which the name is escaped: parsed again, it is the name itself.
+        title = Content.from_markup(seat.border_title or "")
+        assert name in title.plain
+        assert not any("@click" in str(span.style) for span in title.spans)
+        # Clicking where the name is drawn must not run an action hidden in it.
+        await pilot.click("#seat-0", offset=(4, 0))
+        await pilot.pause()
+        assert app.is_running
+    assert app.return_code in (0, None)
+
+
+async def test_a_name_is_plain_text_at_the_big_two_table_and_in_the_results() -> None:
+    name = "[@click=app.quit]Q[/]"
+    app = ParlourApp(start=PlayConfig(game="big2", players=2, seed=5, name=name), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: my_turn(pilot))
+        hand = session_screen(pilot).query_one(HandStrip)
+        assert "You" in Content.from_markup(hand.border_title or "").plain
+        summary = MatchSummary(title="Big Two", winner=f"{name} wins", places=((1, name),), pot=None, seed=5)
+        app.push_screen(ResultsScreen(summary))
+        await pilot.pause()
+        shown = " ".join(str(w.render()) for w in app.screen.query("#results-title, #results-places"))
+        assert name in shown
+        assert app.is_running
+
+
+async def test_keys_typed_in_a_burst_apply_in_order() -> None:
+    """``right space enter`` sent at once selects the second card and plays it (never the first)."""
+    app = ParlourApp(start=PlayConfig(game="big2", players=4, seed=1, difficulty="easy"), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            assert await wait_for(pilot, lambda: my_turn(pilot))
+            table = session_screen(pilot)
+            assert isinstance(table, Big2TableScreen)
+            hand = table.query_one(HandStrip)
+            singles = {a.cards[0] for a in table.legal if isinstance(a, Play) and len(a.cards) == 1}
+            if len(hand.cards) > 1 and hand.cards[1] in singles and hand.cursor == 0:
+                break
+            table.submit(next(iter(table.legal)))
+        else:
+            pytest.fail("no position where the second card alone is a legal play")
+        second: Card = hand.cards[1]
+        await pilot.press("right", "space", "enter")
+        assert await wait_for(pilot, lambda: any(second.pretty() in line for line in log_lines(table)))
+        played = [line for line in log_lines(table) if line.startswith("You play")]
+        assert played and second.pretty() in played[-1]
+
+
+def log_lines(screen: Big2TableScreen) -> list[str]:
+    return screen.query_one(EventLog).lines_written
+
+
+async def test_quit_is_quick_while_a_bot_thinks() -> None:
+    app = ParlourApp(start=PlayConfig(game="big2", players=4, seed=2, difficulty="hard"), pace=0)
+    started = 0.0
+    async with app.run_test(size=(80, 24)) as pilot:
+        host = app.host
+        assert host is not None
+        assert await wait_for(pilot, lambda: host.thinking is not None, tries=2000)
+        started = time.perf_counter()
+        await pilot.press("q")
+    elapsed = time.perf_counter() - started
+    assert elapsed < 0.2, f"quitting took {elapsed:.3f} s while a bot was thinking"
+    assert host.closed
+
+
+def test_screens_never_build_tables_or_move_bots() -> None:
+    """The UI talks to a Session only: no screen or widget imports the table, a bot or the host."""
+    forbidden = ("engine.table", "engine.bots.", "engine.lan", "engine.simulate")
+    offenders = []
+    for path in [*(ROOT / "tui" / "screens").glob("*.py"), *(ROOT / "tui" / "widgets").glob("*.py")]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            offenders += [f"{path.name}: {n}" for n in names if n.startswith(forbidden)]
+    assert offenders == []
