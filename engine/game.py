@@ -360,7 +360,6 @@ class Game(ABC, Generic[OptionsT, ViewT, ActionT]):
 
         Registered with the codec under :attr:`key` by :mod:`engine.registry`."""
 
-
     def entries(self) -> tuple[GameEntry, ...]:
         """The registry keys this game is played under (one per preset that has a name of its own)."""
         return (GameEntry(self.key, self, None, self.name, self.aliases),)

@@ -22,7 +22,6 @@ import tui
 from engine.errors import ParlourError
 from engine.lan.host import TableHost
 from engine.registry import get_entry
-from engine.table import Table
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain, PlayConfig, StartGame
 from tui.screens.menu import MenuScreen
@@ -89,7 +88,7 @@ class ParlourApp(App[None]):
         try:
             entry = get_entry(config.game)
             screen_type = screen_class(entry)
-            table = Table.create(
+            host = TableHost.create(
                 config.game,
                 players=players,
                 seed=seed,
@@ -97,6 +96,7 @@ class ParlourApp(App[None]):
                 names=[config.name],
                 preset=config.preset,
                 variants=config.variants,
+                pace=self.pace,
             )
         except ParlourError as err:
             self.notify(str(err), severity="error", timeout=8, markup=False)
@@ -104,8 +104,8 @@ class ParlourApp(App[None]):
             return None
         self._close_table()
         self.config = replace(config, seed=seed)
-        self.host = TableHost(table, pace=self.pace)
-        screen = screen_type(self.host.connect(0))
+        self.host = host
+        screen = screen_type(host.connect(0))
         self._show_screen(screen)
         return screen
 

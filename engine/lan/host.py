@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.bots import DecisionCancelled
@@ -50,6 +50,24 @@ class TableHost:
         self.thinking: int | None = None
         """The seat whose computer player is working out a move right now."""
         table.subscribe(None, self._watch, replay=False)
+
+    @classmethod
+    def create(
+        cls,
+        game: str,
+        players: int,
+        *,
+        seed: int,
+        bots: Sequence[str | None] = (),
+        names: Sequence[str] = (),
+        preset: str | None = None,
+        variants: Sequence[str] = (),
+        pace: float = 0.0,
+    ) -> TableHost:
+        """A host with a new table (see :meth:`Table.create`): how a screen's game is set up without the UI ever
+        building a table itself. OptionError and friends for a setup that cannot be played."""
+        table = Table.create(game, players=players, seed=seed, bots=bots, names=names, preset=preset, variants=variants)
+        return cls(table, pace=pace)
 
     # -- what sessions see -------------------------------------------------------------------------------------
     @property

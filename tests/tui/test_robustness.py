@@ -97,7 +97,8 @@ async def test_quit_is_quick_while_a_bot_thinks() -> None:
 
 
 def test_screens_never_build_tables_or_move_bots() -> None:
-    """The UI talks to a Session only: no screen or widget imports the table, a bot or the host."""
+    """The UI talks to a Session only: no screen or widget imports the table, a bot or the host, and nothing in
+    tui/ builds a table (the app asks a host for one)."""
     forbidden = ("engine.table", "engine.bots.", "engine.lan", "engine.simulate")
     offenders = []
     for path in [*(ROOT / "tui" / "screens").glob("*.py"), *(ROOT / "tui" / "widgets").glob("*.py")]:
@@ -109,4 +110,7 @@ def test_screens_never_build_tables_or_move_bots() -> None:
             elif isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             offenders += [f"{path.name}: {n}" for n in names if n.startswith(forbidden)]
+    for path in (ROOT / "tui").rglob("*.py"):
+        if "Table.create" in path.read_text(encoding="utf-8") or "import Table\n" in path.read_text(encoding="utf-8"):
+            offenders.append(f"{path.name} builds a table")
     assert offenders == []

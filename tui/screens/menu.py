@@ -94,7 +94,7 @@ class MenuScreen(Screen[None]):
     @property
     def entry(self) -> GameEntry:
         value = self.query_one("#game", Select).value
-        return get_entry(value if isinstance(value, str) else "screw")
+        return get_entry(value if isinstance(value, str) else table_entries()[0].key)
 
     async def _show_variants(self) -> None:
         entry = self.entry
