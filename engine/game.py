@@ -1,6 +1,6 @@
 """What every game provides: one spec (options, players, bots, figures, rules text) and a state driven by actions.
 
-A game is written as two classes: a :class:`Game` (the definition, registered once in :mod:`engine.games`) and a
+A game is written as two classes: a :class:`Game` (the definition, registered once in :mod:`engine.registry`) and a
 :class:`GameState` (one match). ``Game[OptionsT, ViewT, ActionT]`` names the game's typed options, the view a seat
 gets, and its actions.
 """

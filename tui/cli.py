@@ -1,6 +1,6 @@
 """The ``parlour`` command. Bad arguments print a usage message and exit with status 2; no traceback ever.
 
-Everything it knows about games comes from the registry (:mod:`engine.games`): their keys, aliases, presets,
+Everything it knows about games comes from the registry (:mod:`engine.registry`): their keys, aliases, presets,
 variants, computer players and ``simulate`` figures. Nothing here matches on a game's key.
 """
 

@@ -155,11 +155,12 @@ class TableHost:
 
     # -- the bots ----------------------------------------------------------------------------------------------
     def _watch(self, event: Event) -> None:
-        """Called under the lock for every event (as a spectator sees it)."""
-        self._last_event = time.monotonic()
-        if isinstance(event, RoundOver) and not event.last:
-            self._waiting = set(self._people)
-        self._changed.notify_all()
+        """Called for every event (as a spectator sees it), under the lock when the move came through the host."""
+        with self._lock:  # re-entrant: also right when someone submitted to the table directly
+            self._last_event = time.monotonic()
+            if isinstance(event, RoundOver) and not event.last:
+                self._waiting = set(self._people)
+            self._changed.notify_all()
 
     @property
     def waiting_for(self) -> frozenset[int]:

@@ -25,18 +25,22 @@ def of_type(events: Sequence[Event], kind: type[Event]) -> list[Any]:
     return [e for e in events if isinstance(e, kind)]
 
 
+def walk(value: Any) -> Iterator[Any]:
+    """``value`` and everything inside it: dataclass fields, tuples, lists, sets, dicts (keys too)."""
+    yield value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from walk(getattr(value, f.name))
+    elif isinstance(value, tuple | list | set | frozenset):
+        for item in value:
+            yield from walk(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from walk(key)
+            yield from walk(item)
+
+
 def cards_in(obj: object) -> Iterator[Card]:
-    """Every Card anywhere in ``obj``: dataclass fields, tuples, lists, sets, dicts (keys too). Views and events
-    hold their cards as cards (never behind masks or keys), so this finds every card they name."""
-    if isinstance(obj, Card):
-        yield obj
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            yield from cards_in(getattr(obj, f.name))
-    elif isinstance(obj, tuple | list | set | frozenset):
-        for item in obj:
-            yield from cards_in(item)
-    elif isinstance(obj, dict):
-        for key, value in obj.items():
-            yield from cards_in(key)
-            yield from cards_in(value)
+    """Every Card anywhere in ``obj``. Views and events hold their cards as cards (never behind masks or keys), so
+    this finds every card they name."""
+    return (value for value in walk(obj) if isinstance(value, Card))

@@ -6,10 +6,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from game_helpers import walk
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,21 +33,6 @@ SETTINGS = [  # (registry key, players, bots, variants, deals, starting totals)
     ("big2", 3, ["easy"], ("pagat-scoring",), 1, None),
     ("big2", 2, ["easy"], ("no-play-after-pass",), 1, None),
 ]
-
-
-def _walk(value: Any) -> Iterator[Any]:
-    """``value`` and everything inside it (dataclass fields, containers)."""
-    yield value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from _walk(getattr(value, f.name))
-    elif isinstance(value, tuple | list | set | frozenset):
-        for item in value:
-            yield from _walk(item)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _walk(key)
-            yield from _walk(item)
 
 
 def _round_trip(value: Any) -> None:
@@ -144,10 +129,10 @@ RARE: list[Any] = [
 
 
 def test_every_registered_class_is_covered(played: list[Any]) -> None:
-    seen = {type(v) for value in played for v in _walk(value)}
+    seen = {type(v) for value in played for v in walk(value)}
     for value in RARE:
         _round_trip(value)
-        seen.update(type(v) for v in _walk(value))
+        seen.update(type(v) for v in walk(value))
     registered = {cls for (game, _), cls in codec._BY_TAG.items() if game in {g.key for g in GAMES} | {"match"}}
     missing = sorted(cls.__name__ for cls in registered - seen)
     assert not missing, f"registered but never round-tripped: {missing} (play more, or add a sample to RARE)"
