@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 from textual.widgets import Markdown
-from tui_helpers import my_turn, wait_for
+from tui_helpers import my_turn, settled, wait_for
 
 from engine.cards import Card
 from engine.games.big2 import PASS, Play, classify
@@ -254,6 +254,7 @@ async def test_menu_offers_big_two_for_two_to_four() -> None:
         assert await wait_for(pilot, lambda: menu.config().players == 3 and menu.chosen_variants() == ("taiwan",))
         await pilot.click("#start")
         assert await wait_for(pilot, lambda: isinstance(app.screen, Big2TableScreen))
+        assert await settled(pilot)
         table = big2_of(pilot)
         assert len(table.session.info.names) == 3
         assert table.session.info.options.lead == "3C"

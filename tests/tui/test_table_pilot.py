@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.widgets import Button, Input, Markdown, Select
-from tui_helpers import my_turn, table_of, wait_for
+from tui_helpers import my_turn, settled, table_of, wait_for
 
 from engine.games.chase import Acted
 from tui.app import ParlourApp, PlayConfig
@@ -115,6 +115,7 @@ async def test_full_match_then_play_again() -> None:
         assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen is not first)
         again = app.screen
         assert isinstance(again, TableScreen)
+        assert await settled(pilot)
         snap = again.session.snapshot()
         assert snap.view.hand == 1 and not snap.over
         assert app.config is not None and app.config.game == "screw" and app.config.players == 3
@@ -138,6 +139,7 @@ async def test_menu_starts_a_game() -> None:
         assert table.session.entry.key == "chase"
         assert app.config is not None and app.config.difficulty == "easy" and app.config.seed is not None
         assert f"seed {app.config.seed}" in table.sub_title
+        assert await settled(pilot)
 
 
 async def test_command_palette_has_the_game_commands() -> None:
@@ -173,6 +175,7 @@ async def test_light_theme_and_results_to_menu() -> None:
         assert app.screen.summary.pot is not None and app.screen.summary.pot > 0
         await pilot.click("#main-menu")
         assert await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert await settled(pilot)
         assert app.screen.query_one("#game", Select).value == "chase"
 
 

@@ -43,3 +43,14 @@ def my_turn(pilot: Pilot) -> bool:
         return False
     latest = screen.session.snapshot()
     return screen.my_turn and latest.version == screen.snapshot.version
+
+
+async def settled(pilot: Pilot) -> bool:
+    """Wait until the screen showing has finished mounting: its header has drawn the title. Leaving a test sooner,
+    right after a screen was switched, tears the app down while the header still has its title to set."""
+
+    def titled() -> bool:
+        titles = pilot.app.screen.query("HeaderTitle")
+        return bool(titles) and pilot.app.title in str(titles.first().render())
+
+    return await wait_for(pilot, titled)

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from engine.bots import DIFFICULTIES
 from engine.errors import ParlourError
@@ -18,6 +18,7 @@ from engine.registry import get_entry
 from tui.games import table_entries
 from tui.messages import PlayConfig, StartGame
 from tui.screens.rules import RulesScreen
+from tui.widgets.title_bar import TitleBar
 
 
 def useful_variants(entry: GameEntry) -> list[tuple[str, str, str]]:
@@ -54,7 +55,7 @@ class MenuScreen(Screen[None]):
         rules = get_entry(game).game
         if not rules.min_players <= players <= rules.max_players:
             players = rules.default_players
-        yield Header()
+        yield TitleBar()
         with Vertical(id="menu-box"):
             yield Static("Parlour — card games at the terminal table", id="menu-title")
             with Grid(id="menu-form"):

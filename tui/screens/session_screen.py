@@ -24,7 +24,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Header, Markdown
+from textual.widgets import Footer, Markdown
 
 from engine.errors import ParlourError
 from engine.events import Event
@@ -34,6 +34,7 @@ from engine.session import Session, Snapshot
 from tui.messages import EngineEvent, MainMenu, PlayAgain
 from tui.screens.results import MatchSummary, ResultChoice, ResultsScreen
 from tui.widgets.event_log import EventLog
+from tui.widgets.title_bar import TitleBar
 
 SESSION_BINDINGS: list[BindingType] = [
     Binding("r", "toggle_rules", "Rules"),
@@ -103,7 +104,7 @@ class SessionScreen(Screen[None]):
 
     # -- layout and mounting -------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="body"):
             with Vertical(id="main"):
                 yield from self.compose_table()
