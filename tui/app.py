@@ -62,9 +62,9 @@ class ParlourApp(App[None]):
         """The host of the table in play: it runs the computer players."""
 
     def on_mount(self) -> None:
-        # The computer players think on the host's thread. Python hands the interpreter between threads every
-        # 5 ms by default, so each step of the UI could wait that long behind a thinking bot: keys, drawing and
-        # quitting felt sluggish. A shorter interval keeps the screen responsive for a small cost in bot speed.
+        # The computer players think in a child process (bot_process below), but a hint is worked out on a thread
+        # of this one. Python hands the interpreter between threads every 5 ms by default, so each step of the UI
+        # could wait that long behind it; a shorter interval keeps the screen responsive meanwhile.
         sys.setswitchinterval(SWITCH_INTERVAL)
         if self.start_config is not None:
             self.start_game(self.start_config)
@@ -97,6 +97,7 @@ class ParlourApp(App[None]):
                 preset=config.preset,
                 variants=config.variants,
                 pace=self.pace,
+                bot_process=True,  # a thinking bot never slows this process (keys, drawing, quitting)
             )
         except ParlourError as err:
             self.notify(str(err), severity="error", timeout=8, markup=False)

@@ -25,15 +25,21 @@ from engine.bots import DecisionCancelled
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Action, GameEntry
+from engine.lan.decider import Decision, ProcessDecider
 from engine.lan.session import LocalSession
 from engine.match import RoundOver
+from engine.registry import make_bot
 from engine.session import Snapshot, TableInfo
 from engine.table import Table
 
 
 class TableHost:
-    def __init__(self, table: Table, *, pace: float = 0.0, autostart: bool = True) -> None:
+    def __init__(
+        self, table: Table, *, pace: float = 0.0, autostart: bool = True, decider: ProcessDecider | None = None
+    ) -> None:
         self.table = table
+        self._decider = decider
+        """Where the bots think: a child process (a person's screen in this process stays responsive), or here."""
         self.pace = pace
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
@@ -63,11 +69,13 @@ class TableHost:
         preset: str | None = None,
         variants: Sequence[str] = (),
         pace: float = 0.0,
+        bot_process: bool = False,
     ) -> TableHost:
         """A host with a new table (see :meth:`Table.create`): how a screen's game is set up without the UI ever
-        building a table itself. OptionError and friends for a setup that cannot be played."""
+        building a table itself. OptionError and friends for a setup that cannot be played. With ``bot_process``
+        the bots think in a child process (see :mod:`engine.lan.decider`)."""
         table = Table.create(game, players=players, seed=seed, bots=bots, names=names, preset=preset, variants=variants)
-        return cls(table, pace=pace)
+        return cls(table, pace=pace, decider=ProcessDecider() if bot_process else None)
 
     # -- what sessions see -------------------------------------------------------------------------------------
     @property
@@ -110,6 +118,13 @@ class TableHost:
                 over=state.is_over,
             )
 
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must act now (None: the match is over), read under the host's lock: a cheap check before
+        making a whole snapshot."""
+        with self._lock:
+            return self.table.state.to_move
+
     def subscribe(self, seat: int | None, callback: Callable[[Event], None]) -> Callable[[], None]:
         with self._lock:
             unsubscribe = self.table.subscribe(seat, callback)
@@ -144,6 +159,18 @@ class TableHost:
                 self._waiting.discard(seat)
             self._changed.notify_all()
 
+    def seat_bot(self, seat: int, level: str | None) -> None:
+        """Put a computer player of ``level`` in ``seat`` (an away person's), or take it out again (None).
+
+        A decision the old bot was working out for the seat is dropped (the bot thread checks the seat again)."""
+        with self._lock:
+            checked = self.table.state.check_seat(seat)
+            assert checked is not None
+            info = self.table.seats[checked]
+            info.bot = make_bot(self.table.game, level) if level is not None else None
+            info.level = level.strip().lower() if level is not None else None
+            self._changed.notify_all()
+
     def disconnect(self, seat: int | None) -> None:
         with self._lock:
             if seat is not None and seat in self._people:
@@ -174,10 +201,14 @@ class TableHost:
                 return
             self._thread = threading.Thread(target=self._run_bots, name="parlour-bots", daemon=True)
             self._thread.start()
+        if self._decider is not None:
+            self._decider.start()  # warm: the child imports the engine while the first screen is drawn
 
     def close(self) -> None:
         """Stop the bots now; a decision being worked out is dropped."""
         self._stop.set()
+        if self._decider is not None:
+            self._decider.close()
         with self._lock:
             self._changed.notify_all()
 
@@ -204,7 +235,7 @@ class TableHost:
                 since = self._last_event
             self.thinking = seat
             try:
-                action = table.decide(seat, view, legal, version, cancelled=self._stop.is_set)
+                action = self._decide(seat, view, legal, version)
             except DecisionCancelled:
                 return  # the host is closing
             except Exception as err:  # a bug in a bot: keep it, stop moving bots, never take the app down
@@ -220,7 +251,7 @@ class TableHost:
             with self._lock:
                 if self._stop.is_set():
                     return
-                if table.state.version != version or self._waiting:
+                if table.state.version != version or self._waiting or not table.seats[seat].is_bot:
                     continue
                 try:
                     table.submit(seat, action)
@@ -229,6 +260,15 @@ class TableHost:
                     self._changed.notify_all()
                     return
                 self._changed.notify_all()
+
+    def _decide(self, seat: int, view: Any, legal: Sequence[Action], version: int) -> Action:
+        table = self.table
+        if self._decider is None:
+            return table.decide(seat, view, legal, version, cancelled=self._stop.is_set)
+        level = table.seats[seat].level
+        assert level is not None
+        request = Decision(table.entry.key, level, view, tuple(legal), table.seed, seat, version)
+        return self._decider.decide(request)
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Wait until no bot can move (a person's turn, the end of a round or of the match); True if it came."""

@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 
 from engine import codec
+from engine.bots import DecisionCancelled
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Scenario
+from engine.lan.decider import Decision, ProcessDecider
 from engine.lan.host import TableHost
 from engine.match import RoundOver
 from engine.table import Table
@@ -232,3 +234,50 @@ def test_round_end_waits_only_for_people_still_connected(hosts: list[TableHost])
     assert any(isinstance(e, RoundOver) for e in table.state.history)
     session.close()  # leaving: the bots no longer wait
     assert not host.waiting_for
+
+
+def _bots_only_match(decider: ProcessDecider | None, hosts: list[TableHost]) -> list[str]:
+    table = Table.create("big2", players=3, seed=21, bots=["medium", "easy", "medium"], deals=1)
+    seen: list[str] = []
+    table.subscribe(None, lambda event: seen.append(codec.dumps(event)))
+    host = TableHost(table, decider=decider)
+    hosts.append(host)
+    host.start()
+    assert host.wait_idle(60) and table.state.is_over and not host.errors
+    return seen
+
+
+def test_bots_in_a_child_process_play_exactly_as_in_this_one(hosts: list[TableHost]) -> None:
+    """The app runs its bots in a child process (engine/lan/decider.py): same bots, same per-decision RNG, so the
+    same match, event for event."""
+    here = _bots_only_match(None, hosts)
+    there = _bots_only_match(ProcessDecider(), hosts)
+    assert here == there and len(here) > 20
+
+
+def test_closing_a_process_decider_stops_its_decision_at_once() -> None:
+    table = Table.create("big2", players=4, seed=12, bots=["hard"] * 4)
+    state = table.state
+    seat = state.to_move
+    assert seat is not None
+    request = Decision("big2", "hard", state.view(seat), tuple(state.legal_actions()), 12, seat, 0)
+    decider = ProcessDecider()
+    decider.decide(request)  # warm: the child has started and imported the engine
+    outcome: list[object] = []
+
+    def decide() -> None:
+        try:
+            outcome.append(decider.decide(request))
+        except DecisionCancelled:
+            outcome.append("cancelled")
+
+    worker = threading.Thread(target=decide, daemon=True)
+    worker.start()
+    time.sleep(0.05)  # the hard bot takes a few hundred milliseconds: it is thinking now
+    begin = time.perf_counter()
+    decider.close()
+    worker.join(2)
+    assert time.perf_counter() - begin < 0.2
+    assert outcome == ["cancelled"]
+    with pytest.raises(DecisionCancelled):
+        decider.decide(request)
