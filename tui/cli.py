@@ -171,7 +171,21 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--deals", type=at_least_one, help="deals per match, for games played in deals (Big Two)")
     sim.add_argument("--rotate", action="store_true", help="turn the line-up one seat round the table each match")
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+    host = sub.add_parser("host", help="host LAN play (with --headless: only the server, logging to stderr)")
+    host.add_argument("--headless", action="store_true", help="run only the server, until Ctrl+C or SIGTERM")
+    host.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="the address to listen on (default 0.0.0.0)")
+    host.add_argument("--port", type=port_number, default=7777, help="the TCP port (default 7777; 0: any free one)")
+    host.add_argument("--password", help="a password every guest must give")
+    host.add_argument("--name", default="Parlour", type=player_name, help="the host's name, shown to guests")
     return parser
+
+
+def port_number(text: str) -> int:
+    value = _whole_number(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 0 to 65535, not {value}")
+    return value
 
 
 # -- running -------------------------------------------------------------------------------------------------------
@@ -184,6 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 code = _rules(args)
             elif args.command == "simulate":
                 code = _simulate(args)
+            elif args.command == "host":
+                code = _host(args)
             else:
                 code = _play(args)
         except ParlourError as err:
@@ -325,6 +341,21 @@ def _play(args: argparse.Namespace) -> int:
         name=args.name,
     )
     return run_app(ParlourApp(start=config))
+
+
+def _host(args: argparse.Namespace) -> int:
+    """``parlour host --headless``: the LAN server alone, logging to stderr, until Ctrl+C or SIGTERM (status 0)."""
+    if not args.headless:
+        print(
+            "parlour: error: the host's lobby screen is not here yet: add --headless to run the server", file=sys.stderr
+        )
+        return 2
+    import logging
+
+    from engine.lan.server import run_headless
+
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    return run_headless(args.bind, args.port, name=args.name, password=args.password)
 
 
 def run() -> None:

@@ -135,6 +135,17 @@ class TableHost:
 
         return stop
 
+    def subscribe_with_snapshot(
+        self, seat: int | None, callback: Callable[[Event], None], then: Callable[[Snapshot], None]
+    ) -> Callable[[], None]:
+        """:meth:`subscribe`, then ``then(snapshot)`` with the seat's snapshot taken at the same moment, both under
+        the lock: the snapshot shows exactly the events replayed to ``callback``, and ``then`` runs before any later
+        event reaches ``callback`` (how a network connection starts with a consistent picture)."""
+        with self._lock:
+            stop = self.subscribe(seat, callback)
+            then(self.snapshot(seat))
+            return stop
+
     def submit(self, seat: int | None, action: Action) -> None:
         """A person's move for ``seat``; a bot's seat cannot be played from a session."""
         with self._lock:

@@ -1,0 +1,917 @@
+"""The LAN host's server: asyncio, newline-delimited JSON over TCP (see :mod:`engine.lan.protocol`).
+
+The host is authoritative. Every line is read into a typed message before anything touches a table; every refusal
+is answered with an ``error`` and changes nothing. Each table is a :class:`~engine.lan.host.TableHost` (its bots on
+a thread of their own); a player's connection reaches it through its seat's
+:class:`~engine.lan.session.LocalSession`, and the seat's events come back to the event loop with
+``call_soon_threadsafe``, so a connection only ever receives its own seat's view and redacted events (a spectator:
+the public ones).
+
+Faults: each connection has a bounded outgoing queue and a drain timeout (a client that stops reading is dropped,
+its table goes on); a silent peer is pinged and then dropped; a dropped player may come back with its token within
+``resume_window`` seconds and gets a full snapshot; after ``takeover_after`` seconds away a bot of the table's level
+plays its seat until it returns. :meth:`LanServer.close` ends every connection itself (it never relies on
+``Server.wait_closed()``, whose behaviour differs across Python versions).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import hmac
+import json
+import logging
+import random
+import secrets
+import signal
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import codec
+from engine.errors import ParlourError, echo
+from engine.events import Event
+from engine.lan import protocol as p
+from engine.lan.host import TableHost
+from engine.lan.session import LocalSession
+from engine.match import MatchOver
+from engine.registry import difficulties, get_entry
+from engine.session import Snapshot
+from engine.table import MAX_SEED
+
+log = logging.getLogger("parlour.lan")
+
+CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"
+"""Table codes are four of these letters (no vowels: no words, no 0/O or 1/I confusion)."""
+
+
+@dataclass(eq=False)
+class Player:
+    """A person at the host: lasts across connections (resume by token) until it leaves or its time runs out."""
+
+    name: str
+    token: str
+    conn: Connection | None = None
+    table: LobbyTable | None = None
+    seat: int | None = None
+    session: LocalSession | None = None
+    stop_events: Callable[[], None] | None = None
+    prompted: int = -1
+    """The version of the last snapshot sent because this seat had to act."""
+    prompt_pending: bool = False
+    away_since: float | None = None
+    timers: list[asyncio.TimerHandle] = field(default_factory=list)
+
+    def send(self, data: dict[str, Any]) -> None:
+        if self.conn is not None:
+            self.conn.send(data)
+
+    def send_line(self, line: bytes) -> None:
+        if self.conn is not None:
+            self.conn.send_line(line)
+
+
+@dataclass(eq=False)
+class SeatSlot:
+    player: Player | None = None
+    bot: str | None = None
+    ready: bool = False
+    taken_over: bool = False
+    """A bot plays this person's seat while the person is away."""
+
+
+@dataclass(eq=False)
+class LobbyTable:
+    code: str
+    key: str
+    title: str
+    preset: str | None
+    variants: tuple[str, ...]
+    level: str
+    seats: list[SeatSlot]
+    creator: Player
+    spectators: list[Player] = field(default_factory=list)
+    host: TableHost | None = None
+    over: bool = False
+
+    @property
+    def state(self) -> str:
+        return "over" if self.over else "playing" if self.host is not None else "open"
+
+    def people(self) -> list[Player]:
+        """Everybody at the table: seated players and spectators."""
+        seated = [slot.player for slot in self.seats if slot.player is not None]
+        return [*seated, *self.spectators]
+
+    def summary(self) -> dict[str, Any]:
+        seats = []
+        for number, slot in enumerate(self.seats):
+            if slot.bot is not None:
+                status = "bot"
+            elif slot.player is None:
+                status = "open"
+            elif self.host is None:
+                status = "ready" if slot.ready else "waiting"
+            elif slot.taken_over:
+                status = "replaced"
+            else:
+                status = "connected" if slot.player.conn is not None else "away"
+            seats.append(
+                {
+                    "seat": number,
+                    "name": slot.player.name if slot.player is not None else None,
+                    "bot": slot.bot,
+                    "status": status,
+                }
+            )
+        return {
+            "code": self.code,
+            "game": self.key,
+            "title": self.title,
+            "players": len(self.seats),
+            "preset": self.preset,
+            "variants": list(self.variants),
+            "level": self.level,
+            "state": self.state,
+            "creator": self.creator.name,
+            "seats": seats,
+            "spectators": len(self.spectators),
+        }
+
+
+class Connection:
+    """One TCP connection: its reader loop, its writer task and its bounded outgoing queue."""
+
+    def __init__(self, server: LanServer, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.server = server
+        self.reader = reader
+        self.writer = writer
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=server.queue_limit)
+        self.player: Player | None = None
+        self.closing = False
+        self.errors = 0
+        self.last_heard = time.monotonic()
+        self.sent_lines = 0
+        self._writer_task: asyncio.Task[None] | None = None
+        peer = writer.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else "?"
+
+    # -- out --------------------------------------------------------------------------------------------------
+    def send(self, data: dict[str, Any]) -> None:
+        self.send_line(p.line(data))
+
+    def send_line(self, line: bytes) -> None:
+        """Queue one line made already (with its newline)."""
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(line)
+        except asyncio.QueueFull:
+            log.warning("%s: its outgoing queue is full (it does not read): dropped", self.peer)
+            self.abort()
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                batch = [item]
+                while not self.queue.empty() and None not in batch:
+                    batch.append(self.queue.get_nowait())
+                lines = [b for b in batch if b is not None]
+                if lines:
+                    self.writer.writelines(lines)
+                    self.sent_lines += len(lines)
+                    await asyncio.wait_for(self.writer.drain(), self.server.drain_timeout)
+                if None in batch:
+                    self.writer.close()
+                    return
+        except (TimeoutError, ConnectionError, OSError):
+            log.info("%s: could not be written to in time: dropped", self.peer)
+            self.abort()
+
+    def finish(self, data: dict[str, Any] | None = None) -> None:
+        """Send ``data`` (if any), then close once the queue is written out."""
+        if self.closing:
+            return
+        if data is not None:
+            self.send(data)
+        self.closing = True
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.abort()
+
+    def abort(self) -> None:
+        """Drop the connection now, whatever is still queued."""
+        self.closing = True
+        transport = self.writer.transport
+        if not transport.is_closing():
+            transport.abort()
+        self.reader.feed_eof()
+        writer = self._writer_task
+        if writer is not None and writer is not asyncio.current_task():
+            writer.cancel()  # it may wait on an empty queue: nothing more will be written
+
+    # -- in ---------------------------------------------------------------------------------------------------
+    async def run(self) -> None:
+        self._writer_task = asyncio.create_task(self._write())
+        try:
+            await self._serve()
+        finally:
+            if not self.closing:
+                self.finish()
+            if self._writer_task is not None:
+                try:
+                    await asyncio.wait_for(asyncio.shield(self._writer_task), self.server.drain_timeout)
+                except (TimeoutError, asyncio.CancelledError):
+                    self.abort()
+                    self._writer_task.cancel()
+            self.abort()
+
+    async def _read_line(self, timeout: float) -> bytes | None:
+        """The next line (None at the end of the stream); TimeoutError when nothing came in ``timeout``."""
+        try:
+            raw = await asyncio.wait_for(self.reader.readline(), timeout)
+        except ValueError:  # longer than the stream's limit (MAX_LINE)
+            raise p.ProtocolError(p.LINE_TOO_LONG, f"a line is at most {p.MAX_LINE} bytes") from None
+        except TimeoutError:  # (an OSError too: let it through to the heartbeat)
+            raise
+        except (ConnectionError, OSError):
+            return None
+        if not raw or not raw.endswith(b"\n"):
+            return None
+        self.last_heard = time.monotonic()
+        return raw
+
+    async def _serve(self) -> None:
+        server = self.server
+        # The handshake: the first line is a hello, or the connection ends with an error.
+        first: str | None = None
+        try:
+            raw = await self._read_line(server.hello_timeout)
+            if raw is None:
+                return
+            message = p.parse_line(raw)
+            first = message.TYPE
+            if not isinstance(message, p.Hello):
+                raise p.ProtocolError(p.HELLO_FIRST, "the first message must be a hello")
+            self.player = server.welcome(self, message)
+        except TimeoutError:
+            self.finish(p.error(p.TIMEOUT, "no hello in time"))
+            return
+        except p.ProtocolError as err:
+            self.finish(p.error(err.code, err.message, first))
+            return
+        # Then any message, each answered or refused; a silent peer is pinged, then dropped.
+        while not self.closing:
+            try:
+                raw = await self._read_line(server.heartbeat)
+            except TimeoutError:
+                if time.monotonic() - self.last_heard >= server.peer_timeout:
+                    log.info("%s: silent for %.0f s: dropped", self.peer, server.peer_timeout)
+                    self.finish(p.error(p.TIMEOUT, "nothing heard from you for too long"))
+                    return
+                self.send({"type": "ping"})
+                continue
+            except p.ProtocolError as err:
+                self.finish(p.error(err.code, err.message))
+                return
+            if raw is None:
+                return
+            reply_to: str | None = None
+            try:
+                message = p.parse_line(raw)
+                reply_to = message.TYPE
+                server.handle(self, message)
+            except p.ProtocolError as err:
+                refusal = p.error(err.code, err.message, reply_to)
+            except ParlourError as err:  # the engine's refusal (an action, a table's settings), with its own code
+                refusal = p.error(err.code, str(err), reply_to)
+            except Exception:  # a bug: keep it in the log, tell the client something short, never a traceback
+                log.exception("%s: a %s message failed", self.peer, reply_to)
+                refusal = p.error("error", "the host could not do that", reply_to)
+            else:
+                self.errors = 0
+                continue
+            self.errors += 1
+            if self.errors >= p.MAX_ERRORS:
+                self.finish(p.error(p.TOO_MANY_ERRORS, f"{p.MAX_ERRORS} rejected lines in a row: goodbye"))
+                return
+            self.send(refusal)
+
+
+class LanServer:
+    """The host: its connections, players (by name and token) and tables (by code)."""
+
+    def __init__(
+        self,
+        *,
+        name: str = "Parlour",
+        password: str | None = None,
+        heartbeat: float = 15.0,
+        peer_timeout: float = 45.0,
+        hello_timeout: float = 10.0,
+        drain_timeout: float = 10.0,
+        queue_limit: int = 2000,
+        resume_window: float = 120.0,
+        takeover_after: float = 60.0,
+        pace: float = 0.0,
+        seed: int | None = None,
+        max_connections: int = 512,
+    ) -> None:
+        self.name = name
+        self.password = password
+        self.heartbeat = heartbeat
+        self.peer_timeout = peer_timeout
+        self.hello_timeout = hello_timeout
+        self.drain_timeout = drain_timeout
+        self.queue_limit = queue_limit
+        self.resume_window = resume_window
+        self.takeover_after = takeover_after
+        self.pace = pace
+        self.max_connections = max_connections
+        self.rng = random.Random(seed)
+        self.connections: set[Connection] = set()
+        self.players: dict[str, Player] = {}
+        """By name, case-folded."""
+        self.tokens: dict[str, Player] = {}
+        self.tables: dict[str, LobbyTable] = {}
+        self._server: asyncio.base_events.Server | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._encoded: dict[int, tuple[Event, str]] = {}
+        self._hints: set[asyncio.Future[None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.port = 0
+
+    # -- running ----------------------------------------------------------------------------------------------
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        """Listen on ``host``:``port`` (0: any free port); the bound port. OSError if the port is in use."""
+        self._loop = asyncio.get_running_loop()
+        self._server = await asyncio.start_server(self._accept, host, port, limit=p.MAX_LINE)
+        sockets = self._server.sockets
+        self.port = int(sockets[0].getsockname()[1]) if sockets else port
+        log.info("listening on %s:%d", host, self.port)
+        return self.port
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = Connection(self, reader, writer)
+        if len(self.connections) >= self.max_connections:
+            log.warning("%s: refused, %d connections already", conn.peer, len(self.connections))
+            writer.write(p.line(p.error(p.HOST_FULL, "this host is full: try again later")))
+            writer.close()
+            return
+        self.connections.add(conn)
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        log.info("%s: connected", conn.peer)
+        try:
+            await conn.run()
+        except Exception:
+            log.exception("%s: the connection failed", conn.peer)
+            conn.abort()
+        finally:
+            self.connections.discard(conn)
+            if task is not None:
+                self._tasks.discard(task)
+            self._gone(conn)
+            log.info("%s: closed", conn.peer)
+
+    async def close(self, timeout: float = 2.0) -> None:
+        """Stop listening, say bye to every connection, stop every table; bounded by ``timeout``."""
+        if self._server is not None:
+            self._server.close()
+        for conn in list(self.connections):
+            conn.finish({"type": "bye", "reason": p.SHUTTING_DOWN, "message": "the host is stopping"})
+        tasks = list(self._tasks)
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=timeout)
+            for conn in list(self.connections):
+                conn.abort()
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.wait(pending, timeout=timeout)
+        for player in self.players.values():
+            for timer in player.timers:
+                timer.cancel()
+        for hint in list(self._hints):
+            hint.cancel()
+        for table in self.tables.values():
+            if table.host is not None:
+                table.host.close()
+        self.tables.clear()
+
+    # -- the handshake ----------------------------------------------------------------------------------------
+    def welcome(self, conn: Connection, hello: p.Hello) -> Player:
+        if hello.protocol != p.PROTOCOL:
+            raise p.ProtocolError(p.PROTOCOL_VERSION, f"this host speaks protocol {p.PROTOCOL}, not {hello.protocol}")
+        if self.password is not None and not hmac.compare_digest(
+            (hello.password or "").encode("utf-8"), self.password.encode("utf-8")
+        ):
+            raise p.ProtocolError(p.BAD_PASSWORD, "wrong password")
+        if hello.token is not None:
+            player = self.tokens.get(hello.token)
+            if player is None:
+                raise p.ProtocolError(p.BAD_TOKEN, "that token is unknown here or its time ran out")
+            self._resume(conn, player)
+            return player
+        name = p.player_name(hello.name)
+        if name.casefold() in self.players:
+            raise p.ProtocolError(p.NAME_TAKEN, f"someone here is already called {name}")
+        player = Player(name=name, token=secrets.token_urlsafe(18), conn=conn)
+        self.players[name.casefold()] = player
+        self.tokens[player.token] = player
+        conn.send(self._welcome_data(player, resumed=False))
+        log.info("%s: welcome %s", conn.peer, name)
+        return player
+
+    def _welcome_data(self, player: Player, *, resumed: bool) -> dict[str, Any]:
+        return {
+            "type": "welcome",
+            "protocol": p.PROTOCOL,
+            "name": player.name,
+            "token": player.token,
+            "host": self.name,
+            "resumed": resumed,
+            "resume_window": self.resume_window,
+            "heartbeat": self.heartbeat,
+            "table": player.table.code if player.table is not None else None,
+        }
+
+    def _resume(self, conn: Connection, player: Player) -> None:
+        old = player.conn
+        if old is not None and old is not conn:
+            old.player = None
+            old.finish({"type": "bye", "reason": "replaced", "message": "you connected again elsewhere"})
+        for timer in player.timers:
+            timer.cancel()
+        player.timers.clear()
+        player.conn = conn
+        player.away_since = None
+        conn.send(self._welcome_data(player, resumed=True))
+        log.info("%s: %s is back", conn.peer, player.name)
+        table = player.table
+        if table is None:
+            return
+        conn.send({"type": "table", "table": table.summary()})
+        if table.host is not None:
+            if player.seat is not None:
+                slot = table.seats[player.seat]
+                if slot.taken_over:
+                    table.host.seat_bot(player.seat, None)
+                    slot.taken_over = False
+            self._attach(player)
+        self._broadcast_table(table)
+
+    def _gone(self, conn: Connection) -> None:
+        """A connection ended: its player is away (resumable) until its time runs out."""
+        player = conn.player
+        if player is None or player.conn is not conn:
+            return
+        player.conn = None
+        player.away_since = time.monotonic()
+        self._detach(player)
+        loop = asyncio.get_running_loop()
+        player.timers.append(loop.call_later(self.resume_window, self._expire, player))
+        table = player.table
+        if table is not None and table.host is not None and player.seat is not None and not table.over:
+            player.timers.append(loop.call_later(self.takeover_after, self._take_over, player))
+        if table is not None:
+            self._broadcast_table(table)
+
+    def _expire(self, player: Player) -> None:
+        if player.conn is not None:
+            return
+        log.info("%s did not come back in time", player.name)
+        self._leave(player)
+        self.players.pop(player.name.casefold(), None)
+        self.tokens.pop(player.token, None)
+
+    def _take_over(self, player: Player) -> None:
+        table = player.table
+        if player.conn is not None or table is None or table.host is None or player.seat is None or table.over:
+            return
+        slot = table.seats[player.seat]
+        if not slot.taken_over:
+            table.host.seat_bot(player.seat, table.level)
+            slot.taken_over = True
+            log.info("a %s bot plays for %s at %s", table.level, player.name, table.code)
+            self._broadcast_table(table)
+
+    # -- messages ---------------------------------------------------------------------------------------------
+    def handle(self, conn: Connection, message: p.Message) -> None:
+        player = conn.player
+        assert player is not None
+        log.debug("%s: %s", player.name, message)
+        handler = getattr(self, f"_on_{message.TYPE}")
+        handler(player, message)
+
+    def _on_hello(self, player: Player, message: p.Hello) -> None:
+        raise p.ProtocolError(p.HELLO_FIRST, "you have already said hello")
+
+    def _on_ping(self, player: Player, message: p.Ping) -> None:
+        player.send({"type": "pong"})
+
+    def _on_pong(self, player: Player, message: p.Pong) -> None:
+        pass  # hearing it was the point
+
+    def _on_bye(self, player: Player, message: p.Bye) -> None:
+        conn = player.conn
+        self._leave(player)
+        self.players.pop(player.name.casefold(), None)
+        self.tokens.pop(player.token, None)
+        if conn is not None:
+            conn.player = None
+            conn.finish({"type": "bye", "reason": "bye", "message": "goodbye"})
+        player.conn = None
+
+    def _on_list(self, player: Player, message: p.ListTables) -> None:
+        player.send({"type": "tables", "tables": [t.summary() for t in self.tables.values()]})
+
+    def _new_code(self) -> str:
+        for _ in range(1000):
+            code = "".join(self.rng.choice(CODE_LETTERS) for _ in range(4))
+            if code not in self.tables:
+                return code
+        raise ParlourError("this host has too many tables")
+
+    def _on_create(self, player: Player, message: p.Create) -> None:
+        if player.table is not None:
+            raise p.ProtocolError(p.ALREADY_AT_TABLE, f"you are at table {player.table.code}: leave it first")
+        entry = get_entry(message.game)
+        game = entry.game
+        game.check_players(message.players)
+        game.options(message.preset or entry.preset, message.variants)  # OptionError for a bad set-up
+        if len(message.bots) > message.players:
+            raise p.ProtocolError(p.BAD_FIELD, f"{len(message.bots)} bots for {message.players} seats")
+        levels = difficulties(game)
+        bots = [*message.bots, *[None] * (message.players - len(message.bots))]
+        for level in [*bots, message.level]:
+            if level is not None and level.strip().lower() not in levels:
+                raise p.ProtocolError(
+                    "bad_option", f"unknown level {echo(level, 40)}; choose one of {', '.join(levels)}"
+                )
+        if message.seat is not None:
+            if message.seat >= message.players:
+                raise p.ProtocolError("bad_seat", f"seat {message.seat} is not at a {message.players}-seat table")
+            if bots[message.seat] is not None:
+                raise p.ProtocolError(p.SEAT_TAKEN, f"seat {message.seat} is a computer player's")
+        table = LobbyTable(
+            code=self._new_code(),
+            key=entry.key,
+            title=entry.title,
+            preset=message.preset,
+            variants=message.variants,
+            level=(message.level or levels[0]).strip().lower(),
+            seats=[SeatSlot(bot=level.strip().lower() if level else None) for level in bots],
+            creator=player,
+        )
+        self.tables[table.code] = table
+        player.table = table
+        if message.seat is None:
+            table.spectators.append(player)
+        else:
+            player.seat = message.seat
+            table.seats[message.seat].player = player
+        log.info("%s made table %s (%s, %d seats)", player.name, table.code, entry.key, message.players)
+        self._broadcast_table(table)
+
+    def _table(self, code: str) -> LobbyTable:
+        table = self.tables.get(code)
+        if table is None:
+            raise p.ProtocolError(p.UNKNOWN_TABLE, f"no table has the code {code}")
+        return table
+
+    def _my_table(self, player: Player) -> LobbyTable:
+        if player.table is None:
+            raise p.ProtocolError(p.NOT_AT_TABLE, "you are not at a table")
+        return player.table
+
+    def _on_sit(self, player: Player, message: p.Sit) -> None:
+        table = self._table(message.table)
+        if player.table is not None and player.table is not table:
+            raise p.ProtocolError(p.ALREADY_AT_TABLE, f"you are at table {player.table.code}: leave it first")
+        if table.host is not None:
+            raise p.ProtocolError(p.ALREADY_STARTED, "the game at that table has started: spectate it instead")
+        if message.seat >= len(table.seats):
+            raise p.ProtocolError("bad_seat", f"table {table.code} has {len(table.seats)} seats")
+        slot = table.seats[message.seat]
+        if slot.player is player:
+            return
+        if slot.player is not None or slot.bot is not None:
+            raise p.ProtocolError(p.SEAT_TAKEN, f"seat {message.seat} is taken")
+        self._unseat(player)
+        if player in table.spectators:
+            table.spectators.remove(player)
+        slot.player, slot.ready = player, False
+        player.table, player.seat = table, message.seat
+        self._broadcast_table(table)
+
+    def _unseat(self, player: Player) -> None:
+        table = player.table
+        if table is not None and player.seat is not None:
+            slot = table.seats[player.seat]
+            slot.player, slot.ready = None, False
+        player.seat = None
+
+    def _on_stand(self, player: Player, message: p.Stand) -> None:
+        table = self._my_table(player)
+        if player.seat is None:
+            raise p.ProtocolError(p.NOT_AT_TABLE, "you are not seated")
+        if table.host is not None:
+            raise p.ProtocolError(p.ALREADY_STARTED, "the game has started: leave the table instead")
+        self._unseat(player)
+        table.spectators.append(player)
+        self._broadcast_table(table)
+
+    def _on_spectate(self, player: Player, message: p.Spectate) -> None:
+        table = self._table(message.table)
+        if player.table is table:
+            if player.seat is None:
+                return
+            raise p.ProtocolError(p.ALREADY_AT_TABLE, "you are seated here: stand first")
+        if player.table is not None:
+            raise p.ProtocolError(p.ALREADY_AT_TABLE, f"you are at table {player.table.code}: leave it first")
+        table.spectators.append(player)
+        player.table, player.seat = table, None
+        self._broadcast_table(table)
+        if table.host is not None:
+            player.send({"type": "table", "table": table.summary()})
+            self._attach(player)
+
+    def _on_leave(self, player: Player, message: p.Leave) -> None:
+        self._my_table(player)
+        self._leave(player)
+        player.send({"type": "left"})
+
+    def _leave(self, player: Player) -> None:
+        """``player`` leaves its table: in the lobby its seat is free again; in a game a bot takes it over."""
+        table = player.table
+        if table is None:
+            return
+        self._detach(player)
+        for timer in player.timers:
+            timer.cancel()
+        player.timers.clear()
+        if player in table.spectators:
+            table.spectators.remove(player)
+        if player.seat is not None:
+            slot = table.seats[player.seat]
+            if table.host is not None and not table.over:
+                table.host.seat_bot(player.seat, table.level)
+                slot.bot, slot.player, slot.taken_over = table.level, None, False
+            else:
+                slot.player, slot.ready = None, False
+        player.table, player.seat = None, None
+        remaining = table.people()
+        if not remaining:
+            if table.host is not None:
+                table.host.close()
+            del self.tables[table.code]
+            return
+        if table.creator is player:
+            table.creator = remaining[0]
+        self._broadcast_table(table)
+
+    def _on_fill(self, player: Player, message: p.Fill) -> None:
+        table = self._my_table(player)
+        if table.creator is not player:
+            raise p.ProtocolError(p.NOT_CREATOR, "only the table's creator may fill seats with bots")
+        if table.host is not None:
+            raise p.ProtocolError(p.ALREADY_STARTED, "the game has started")
+        level = message.level.strip().lower()
+        levels = difficulties(get_entry(table.key).game)
+        if level not in levels:
+            raise p.ProtocolError(
+                "bad_option", f"unknown level {echo(message.level, 40)}; choose one of {', '.join(levels)}"
+            )
+        for slot in table.seats:
+            if slot.player is None and slot.bot is None:
+                slot.bot = level
+        self._broadcast_table(table)
+
+    def _on_ready(self, player: Player, message: p.Ready) -> None:
+        table = self._my_table(player)
+        if player.seat is None:
+            raise p.ProtocolError(p.NOT_AT_TABLE, "you are not seated")
+        if table.host is not None:
+            assert player.session is not None
+            player.session.ready()
+            return
+        table.seats[player.seat].ready = True
+        self._broadcast_table(table)
+
+    def _on_start(self, player: Player, message: p.Start) -> None:
+        table = self._my_table(player)
+        if table.creator is not player:
+            raise p.ProtocolError(p.NOT_CREATOR, "only the table's creator may start it")
+        if table.host is not None:
+            raise p.ProtocolError(p.ALREADY_STARTED, "the game has started")
+        for number, slot in enumerate(table.seats):
+            if slot.player is None and slot.bot is None:
+                raise p.ProtocolError(p.CANNOT_START, f"seat {number} is free: fill it with a bot or wait")
+            if slot.player is not None and slot.player is not player and not slot.ready:
+                raise p.ProtocolError(p.CANNOT_START, f"{slot.player.name} is not ready")
+        table.host = TableHost.create(
+            table.key,
+            len(table.seats),
+            seed=self.rng.randrange(MAX_SEED),
+            bots=[slot.bot for slot in table.seats],
+            names=[slot.player.name if slot.player else self._bot_name(table, n) for n, slot in enumerate(table.seats)],
+            preset=table.preset,
+            variants=table.variants,
+            pace=self.pace,
+        )
+        log.info("table %s started", table.code)
+        self._broadcast_table(table)
+        for person in table.people():
+            if person.conn is not None:
+                self._attach(person)
+        table.host.start()
+
+    @staticmethod
+    def _bot_name(table: LobbyTable, seat: int) -> str:
+        taken = {slot.player.name.casefold() for slot in table.seats if slot.player is not None}
+        for name in ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Juno"):
+            if name.casefold() not in taken:
+                taken.add(name.casefold())
+                if seat == 0:
+                    return name
+                seat -= 1
+        return f"Bot {seat + 1}"
+
+    def _on_chat(self, player: Player, message: p.Chat) -> None:
+        table = self._my_table(player)
+        for person in table.people():
+            person.send({"type": "chat", "table": table.code, "name": player.name, "text": message.text})
+
+    def _on_act(self, player: Player, message: p.Act) -> None:
+        table = self._my_table(player)
+        if table.host is None or player.session is None:
+            raise p.ProtocolError(p.NOT_STARTED, "the game at your table has not started")
+        if player.seat is None:
+            raise p.ProtocolError("not_your_turn", "a spectator cannot play")
+        if message.version is not None and message.version != table.host.table.state.version:
+            raise p.ProtocolError("not_your_turn", "that answers an old snapshot")
+        action = message.action if isinstance(message.action, str) else codec.decode(message.action)
+        player.session.submit(action)
+
+    def _on_snapshot(self, player: Player, message: p.Look) -> None:
+        self._my_table(player)
+        if player.session is None:
+            raise p.ProtocolError(p.NOT_STARTED, "the game at your table has not started")
+        self._send_snapshot(player, player.session, True)
+
+    def _on_hint(self, player: Player, message: p.Hint) -> None:
+        table = self._my_table(player)
+        session = player.session
+        if session is None:
+            raise p.ProtocolError(p.NOT_STARTED, "the game at your table has not started")
+        loop = asyncio.get_running_loop()
+
+        async def answer() -> None:  # a hint may take a second: worked out on a thread, the loop goes on
+            try:
+                hint = await loop.run_in_executor(None, session.hint)
+            except ParlourError:
+                hint = None
+            except Exception:
+                log.exception("a hint failed")
+                hint = None
+            player.send(
+                {
+                    "type": "hint",
+                    "table": table.code,
+                    "action": None if hint is None else codec.encode(hint),
+                    "text": None if hint is None else str(hint),
+                }
+            )
+
+        task = asyncio.ensure_future(answer())
+        self._hints.add(task)
+        task.add_done_callback(self._hints.discard)
+
+    def _on_next(self, player: Player, message: p.Next) -> None:
+        table = self._my_table(player)
+        if table.host is None or player.session is None:
+            raise p.ProtocolError(p.NOT_STARTED, "the game at your table has not started")
+        player.session.ready()
+
+    # -- a game's events to the connections ---------------------------------------------------------------------
+    def _attach(self, player: Player) -> None:
+        """Connect ``player`` to its table's host: the table's information, the seat's events (the history first)
+        and a full snapshot."""
+        table = player.table
+        assert table is not None and table.host is not None and self._loop is not None
+        self._detach(player)
+        session = table.host.connect(player.seat)
+        player.session = session
+        player.prompted = -1
+        player.send({"type": "started", "table": table.code, "info": codec.encode(session.info)})
+        loop = self._loop
+        host = table.host
+
+        def got(event: Event) -> None:  # on the bot thread (or this one), under the host's lock
+            version = host.table.state.version  # the action's (under the lock): a snapshot this new shows the event
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is listening any more
+                loop.call_soon_threadsafe(self._deliver, player, session, event, version)
+
+        # The history replayed and the snapshot taken under the host's lock: the snapshot shows exactly those
+        # events, and goes out right after them (the loop runs callbacks in the order they were scheduled).
+        def taken(snap: Snapshot) -> None:  # under the host's lock: queued before any later event
+            loop.call_soon(self._send_snapshot, player, session, True, snap)
+
+        player.stop_events = host.subscribe_with_snapshot(player.seat, got, taken)
+
+    def _detach(self, player: Player) -> None:
+        if player.stop_events is not None:
+            player.stop_events()
+            player.stop_events = None
+        if player.session is not None:
+            player.session.close()
+            player.session = None
+
+    def _deliver(self, player: Player, session: LocalSession, event: Event, version: int) -> None:
+        if player.session is not session:
+            return
+        table = player.table
+        player.send_line(self._event_line(table.code if table else None, event, version))
+        if isinstance(event, MatchOver) and table is not None and not table.over:
+            table.over = True
+            self._broadcast_table(table)
+        # Whose turn is it now? Everybody at the table is asked (an action may show nothing to the seat it makes
+        # the next to act); a seat that must act gets its snapshot once per version.
+        for person in table.people() if table is not None else [player]:
+            if person.session is not None and not person.prompt_pending:
+                person.prompt_pending = True
+                asyncio.get_running_loop().call_soon(self._send_snapshot, person, person.session, False)
+
+    def _event_line(self, code: str | None, event: Event, version: int) -> bytes:
+        """The ``event`` message for ``event``: a public event reaches every seat as the same object, so its JSON is
+        made once (the cache holds the event itself, so an id is never reused while it is in there)."""
+        key = id(event)
+        cached = self._encoded.get(key)
+        if cached is None or cached[0] is not event:
+            if len(self._encoded) >= 4096:
+                self._encoded.clear()
+            cached = self._encoded[key] = (event, codec.dumps(event))
+        head = json.dumps({"type": "event", "table": code, "version": version}, separators=(",", ":"))[:-1]
+        return f'{head},"event":{cached[1]}}}\n'.encode()
+
+    def _send_snapshot(
+        self, player: Player, session: LocalSession, always: bool, taken: Snapshot | None = None
+    ) -> None:
+        """The seat's snapshot: when it must act (once per version), or ``always`` (on joining or coming back)."""
+        player.prompt_pending = False
+        table = player.table
+        if player.session is not session or table is None or table.host is None:
+            return
+        if not always and (player.seat is None or table.host.to_move != player.seat):
+            return  # not this seat's turn: no snapshot to make (the event that makes it so will come)
+        snap = taken if taken is not None else session.snapshot()
+        if always or (snap.legal and snap.version != player.prompted):
+            if snap.legal:
+                player.prompted = snap.version
+            player.send(
+                {
+                    "type": "snapshot",
+                    "table": table.code,
+                    "snapshot": codec.encode(snap),
+                    "texts": [str(action) for action in snap.legal],
+                }
+            )
+
+    def _broadcast_table(self, table: LobbyTable) -> None:
+        summary = table.summary()
+        for person in table.people():
+            person.send({"type": "table", "table": summary})
+
+
+def run_headless(bind: str, port: int, *, name: str = "Parlour", password: str | None = None) -> int:
+    """Run a host alone until SIGINT (Ctrl+C) or SIGTERM: 0 after a clean stop, 2 (after one sentence on stderr)
+    when it cannot listen. What ``parlour host --headless`` runs."""
+
+    async def serve() -> int:
+        server = LanServer(name=name, password=password)
+        try:
+            bound = await server.start(bind, port)
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                print(f"parlour: port {port} is in use on {bind}: choose another with --port", file=sys.stderr)
+            else:
+                print(f"parlour: cannot listen on {bind}:{port}: {err.strerror or err}", file=sys.stderr)
+            return 2
+        print(f"parlour: hosting on {bind}:{bound} (Ctrl+C stops)", file=sys.stderr, flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        await stop.wait()
+        print("parlour: stopping", file=sys.stderr, flush=True)
+        await server.close()
+        return 0
+
+    return asyncio.run(serve())
