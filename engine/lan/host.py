@@ -213,7 +213,10 @@ class TableHost:
             self._thread = threading.Thread(target=self._run_bots, name="parlour-bots", daemon=True)
             self._thread.start()
         if self._decider is not None:
-            self._decider.start()  # warm: the child imports the engine while the first screen is drawn
+            try:
+                self._decider.start()  # warm: the child imports the engine while the first screen is drawn
+            except Exception:
+                self._decider = None  # no bot process to be had here: the bots think on the host's thread
 
     def close(self) -> None:
         """Stop the bots now; a decision being worked out is dropped."""
@@ -279,7 +282,14 @@ class TableHost:
         level = table.seats[seat].level
         assert level is not None
         request = Decision(table.entry.key, level, view, tuple(legal), table.seed, seat, version)
-        return self._decider.decide(request)
+        try:
+            return self._decider.decide(request)
+        except Exception:
+            if self._stop.is_set():
+                raise DecisionCancelled from None
+            # The bot process could not start or has died: the same decision, made here, is the same choice.
+            self._decider = None
+            return table.decide(seat, view, legal, version, cancelled=self._stop.is_set)
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Wait until no bot can move (a person's turn, the end of a round or of the match); True if it came."""

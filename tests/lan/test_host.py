@@ -281,3 +281,15 @@ def test_closing_a_process_decider_stops_its_decision_at_once() -> None:
     assert outcome == ["cancelled"]
     with pytest.raises(DecisionCancelled):
         decider.decide(request)
+
+
+class _BrokenDecider(ProcessDecider):
+    """A bot process that cannot be had (a machine that refuses to start one)."""
+
+    def start(self) -> None:
+        raise OSError("no processes here")
+
+
+def test_a_bot_process_that_cannot_start_leaves_the_bots_thinking_here(hosts: list[TableHost]) -> None:
+    here = _bots_only_match(None, hosts)
+    assert _bots_only_match(_BrokenDecider(), hosts) == here
