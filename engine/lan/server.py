@@ -345,6 +345,9 @@ class LanServer:
         self._hints: set[asyncio.Future[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self.port = 0
+        self.prepared_host: Callable[[LobbyTable], TableHost | None] | None = None
+        """Tests: called when a table starts, may return a host made beforehand (its own table, seed and bots) to
+        play instead of a new one. A prepared host starts its bots as its ``autostart`` says."""
 
     # -- running ----------------------------------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
@@ -716,7 +719,8 @@ class LanServer:
                 raise p.ProtocolError(p.CANNOT_START, f"seat {number} is free: fill it with a bot or wait")
             if slot.player is not None and slot.player is not player and not slot.ready:
                 raise p.ProtocolError(p.CANNOT_START, f"{slot.player.name} is not ready")
-        table.host = TableHost.create(
+        prepared = self.prepared_host(table) if self.prepared_host is not None else None
+        table.host = prepared or TableHost.create(
             table.key,
             len(table.seats),
             seed=self.rng.randrange(MAX_SEED),
@@ -731,7 +735,8 @@ class LanServer:
         for person in table.people():
             if person.conn is not None:
                 self._attach(person)
-        table.host.start()
+        if prepared is None:
+            table.host.start()
 
     @staticmethod
     def _bot_name(table: LobbyTable, seat: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -121,3 +122,31 @@ async def closed(c: LanClient, timeout: float = WAIT) -> list[dict[str, Any]]:
 
 def rng(seed: int) -> random.Random:
     return random.Random(seed)
+
+
+class ServerThread:
+    """A server on 127.0.0.1 (a free port) running on its own thread and event loop, for synchronous tests (a
+    :class:`~engine.lan.net_session.NetworkSession` connects to it). ``stop()`` is bounded."""
+
+    def __init__(self, **options: Any) -> None:
+        self.server = LanServer(seed=options.pop("seed", 1), **options)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="lan-test-server", daemon=True)
+        self.thread.start()
+        self.port = self.call(self.server.start("127.0.0.1", 0))
+
+    def call(self, coroutine: Any, timeout: float = WAIT) -> Any:
+        """Run ``coroutine`` on the server's loop and wait (bounded) for its result."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def stop(self) -> None:
+        if self.loop.is_closed():
+            return
+        try:
+            self.call(self.server.close(), WAIT)
+            self.call(self.loop.shutdown_default_executor(), WAIT)  # the threads that worked out hints
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(WAIT)
+            assert not self.thread.is_alive(), "the server's thread did not stop"
+            self.loop.close()

@@ -2,11 +2,12 @@
 
 Written against the :class:`~engine.session.Session` protocol only (``snapshot``, ``submit``, ``subscribe``,
 ``hint``, ``ready``, ``close``, ``info``, ``entry``). The host is used only to set a table up and, for timing, to
-wait until its bots are idle (``wait_idle``) and to ask whom they wait for (``waiting_for``). The network session
-will be added to :data:`FACTORIES` and must pass the same tests.
+wait until its bots are idle (``wait_idle``) and to ask whom they wait for (``waiting_for``).
 
-Factories: a :class:`LocalSession` from ``TableHost(table).connect(seat)``, and a ``CodecSession`` around one, whose
-every message (views, events, actions, errors, the table's information) crosses as JSON text.
+Factories: a :class:`LocalSession` from ``TableHost(table).connect(seat)``, a ``CodecSession`` around one, whose
+every message (views, events, actions, errors, the table's information) crosses as JSON text, and a
+:class:`NetworkSession` at a :class:`LanServer` on 127.0.0.1 serving that same host (see :class:`Network`): for it,
+``settle`` also waits until every network session at the host has received what the host sent it so far.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lan_helpers import ServerThread
 
 from engine import codec
 from engine.errors import (
@@ -34,6 +36,7 @@ from engine.errors import (
 from engine.events import Event
 from engine.game import Game, Scenario
 from engine.lan.host import TableHost
+from engine.lan.net_session import NetworkSession
 from engine.lan.session import CodecSession
 from engine.match import MatchOver, RoundOver
 from engine.registry import GAMES, hint_level
@@ -58,7 +61,100 @@ def wired(host: TableHost, seat: int | None) -> Session:
     return CodecSession(host.connect(seat))
 
 
-FACTORIES = [pytest.param(local, id="local"), pytest.param(wired, id="codec")]
+@dataclass
+class NetTable:
+    """A test's host served by a LanServer: its code, the people's sessions not yet handed out, every session."""
+
+    server: ServerThread
+    code: str
+    unclaimed: dict[int, NetworkSession]
+    made: list[NetworkSession]
+
+
+class Network:
+    """The network factory: the first session asked for at a host starts a :class:`LanServer` (127.0.0.1, port 0,
+    on its own thread) whose table, once started through the protocol, is that very host (the test's table, seed and
+    bots: ``LanServer.prepared_host``). Every person's seat of the table connects then (the first creates the table
+    with the same game, players and bots, the others sit and say ready, the first starts it), so later calls hand
+    out those sessions; a spectator connects and spectates. ``host.table.state`` and ``host.wait_idle`` are the
+    server's own."""
+
+    def __init__(self) -> None:
+        self.tables: dict[int, NetTable] = {}
+        self.sessions: list[NetworkSession] = []
+        self.count = 0
+
+    def _connect(self, server: ServerThread) -> NetworkSession:
+        self.count += 1
+        session = NetworkSession.connect("127.0.0.1", server.port, f"P{self.count}", timeout=WAIT)
+        self.sessions.append(session)
+        return session
+
+    def _open(self, host: TableHost) -> NetTable:
+        server = ServerThread()
+        try:
+            server.server.prepared_host = lambda _table: host
+            seats = host.table.seats
+            people = [n for n, s in enumerate(seats) if not s.is_bot]
+            assert people, "a network table needs a person to create it"
+            sessions = {n: self._connect(server) for n in people}
+            creator = sessions[people[0]]
+            code = creator.create(host.entry.key, len(seats), bots=[s.level for s in seats], seat=people[0])
+            for n in people[1:]:
+                sessions[n].sit(code, n)
+            creator.start()
+            for session in sessions.values():
+                session.wait_started(WAIT)
+        except BaseException:
+            for session in self.sessions:
+                session.close()
+            server.stop()
+            raise
+        return NetTable(server, code, sessions, list(sessions.values()))
+
+    def __call__(self, host: TableHost, seat: int | None) -> Session:
+        if id(host) not in self.tables:
+            self.tables[id(host)] = self._open(host)
+        table = self.tables[id(host)]
+        if seat is not None and seat in table.unclaimed:
+            return table.unclaimed.pop(seat)
+        session = self._connect(table.server)  # a spectator, or a seat that is not a person's (refused)
+        table.made.append(session)
+        if seat is None:
+            session.spectate(table.code)
+        else:
+            session.sit(table.code, seat)
+        session.wait_started(WAIT)
+        return session
+
+    def sync(self, host: TableHost) -> None:
+        """Every network session at ``host`` has received what the host sent it so far."""
+        if id(host) in self.tables:
+            for session in self.tables[id(host)].made:
+                if not session.closed:
+                    session.sync()
+
+    def close(self) -> None:
+        for session in self.sessions:
+            session.close()
+        for table in self.tables.values():
+            table.server.stop()
+        self.sessions.clear()
+        self.tables.clear()
+
+
+NETWORK = Network()
+
+
+def network(host: TableHost, seat: int | None) -> Session:
+    return NETWORK(host, seat)
+
+
+FACTORIES = [
+    pytest.param(local, id="local"),
+    pytest.param(wired, id="codec"),
+    pytest.param(network, id="network"),
+]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -120,8 +216,11 @@ class Seat:
 def hosts() -> Iterator[list[TableHost]]:
     made: list[TableHost] = []
     yield made
-    for host in made:
-        host.close()
+    try:
+        NETWORK.close()
+    finally:
+        for host in made:
+            host.close()
 
 
 def open_table(hosts: list[TableHost], table: Table, *, autostart: bool = True) -> TableHost:
@@ -133,6 +232,7 @@ def open_table(hosts: list[TableHost], table: Table, *, autostart: bool = True) 
 def settle(host: TableHost) -> None:
     assert host.wait_idle(WAIT), "the bots did not stop in time"
     assert not host.errors, host.errors
+    NETWORK.sync(host)  # (network sessions: every event the host sent so far has been delivered)
 
 
 def frozen(session: Session) -> str:
@@ -334,7 +434,8 @@ def test_a_spectator_sees_only_public_information(factory: Factory, key: str, ho
     views = 0
     while time.monotonic() < deadline:
         settle(host)
-        me.answer_round_ends()
+        if me.answer_round_ends():
+            settle(host)  # the bots go on after ready(): the history and the snapshot below must be of one moment
         history = table.state.history
         for event in history[fed:]:
             witness.feed(event)

@@ -1,0 +1,533 @@
+"""A :class:`~engine.session.Session` whose seat is at a LAN host, across a real TCP connection.
+
+:class:`NetworkSession` is used from synchronous code (the UI, tests): its connection runs on a daemon thread with
+its own asyncio loop, and every public method is synchronous and thread-safe. A request waits (bounded) for the
+host's answer: ``submit`` sends ``act`` and then a ``ping``, so the host's ``pong`` says the action was taken (or the
+``error`` before it says why not). Events reach subscribers in order, on the connection's thread. Anything that goes
+wrong on the wire is a :class:`~engine.errors.ParlourError` with a sentence for a person.
+
+>>> NetworkSession.connect("127.0.0.1", 1, "Ann", timeout=2.0)
+Traceback (most recent call last):
+...
+engine.errors.ParlourError: cannot reach the host at 127.0.0.1:1 (connection refused)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import codec
+from engine.errors import InvalidActionError, ParlourError, echo, error_for
+from engine.events import Event
+from engine.game import Action, GameEntry
+from engine.lan import protocol as p
+from engine.registry import get_entry
+from engine.session import Snapshot, TableInfo
+
+log = logging.getLogger(__name__)
+
+TIMEOUT = 10.0
+"""How long a request waits for the host's answer (seconds)."""
+
+
+@dataclass
+class _Call:
+    """One request in flight: it ends at a message of type ``until`` (or at any error, unless ``until`` is pong)."""
+
+    until: str
+    done: threading.Event = field(default_factory=threading.Event)
+    reply: dict[str, Any] | None = None
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    snapshots: list[dict[str, Any]] = field(default_factory=list)
+
+
+class NetworkSession:
+    """One seat (or a spectator) at a table of a :class:`~engine.lan.server.LanServer`, over TCP."""
+
+    def __init__(self, timeout: float = TIMEOUT) -> None:
+        """Not connected yet: use :meth:`connect`, :meth:`join_table` or :meth:`open_table`."""
+        self.timeout = timeout
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._run_loop, name="parlour-net", daemon=True)
+        self._writer: asyncio.StreamWriter | None = None
+        self._reader_task: asyncio.Task[None] | None = None
+        self._calls = threading.Lock()
+        """One request at a time: its answers are the next ones."""
+        self._state = threading.Condition(threading.RLock())
+        self._call: _Call | None = None
+        self._events: list[Event] = []
+        self._subscribers: list[Callable[[Event], None]] = []
+        self._delivering = threading.RLock()
+        """Held while events go to the subscribers (the history replayed to a new one, or a new event): never while
+        waiting for the host, so a callback may hand an event to another thread that is asking the host something."""
+        self._subscribers_lock = threading.Lock()
+        self._info: TableInfo | None = None
+        self._started = False
+        self._awaiting_first = False
+        self._last_error: str | None = None
+        """``started`` and the snapshot after it have come: the session can play."""
+        self._table: dict[str, Any] | None = None
+        self._lost: str | None = None
+        """Why the connection is gone (None: it is up)."""
+        self._closed = False
+        self.welcome: dict[str, Any] = {}
+        self.code: str | None = None
+        """The table's code once at a table."""
+
+    # -- making one -------------------------------------------------------------------------------------------
+    @classmethod
+    def connect(
+        cls, host: str, port: int, name: str, *, password: str | None = None, timeout: float = TIMEOUT
+    ) -> NetworkSession:
+        """Connect and say hello; ParlourError when the host cannot be reached or refuses."""
+        session = cls(timeout)
+        session._thread.start()
+        try:
+            session._run(session._open(host, port), timeout)
+            hello = p.Hello(protocol=p.PROTOCOL, name=name, password=password)
+            call = session._request([p.to_data(hello)], "welcome", "hello")
+            assert call.reply is not None
+            session.welcome = call.reply
+        except BaseException:
+            session.close()
+            raise
+        return session
+
+    @classmethod
+    def join_table(
+        cls,
+        host: str,
+        port: int,
+        name: str,
+        table: str,
+        seat: int | None,
+        *,
+        password: str | None = None,
+        timeout: float = TIMEOUT,
+        start_timeout: float | None = None,
+    ) -> NetworkSession:
+        """A session at ``seat`` of the table ``table`` (None: watch it), once its game has started (waiting up to
+        ``start_timeout`` seconds, by default ``timeout``, for its creator to start it)."""
+        session = cls.connect(host, port, name, password=password, timeout=timeout)
+        try:
+            if seat is None:
+                session.spectate(table)
+            else:
+                session.sit(table, seat)
+            session.wait_started(start_timeout if start_timeout is not None else timeout)
+        except BaseException:
+            session.close()
+            raise
+        return session
+
+    @classmethod
+    def open_table(
+        cls,
+        host: str,
+        port: int,
+        name: str,
+        game: str,
+        players: int,
+        *,
+        bots: Sequence[str | None] = (),
+        seat: int | None = 0,
+        preset: str | None = None,
+        variants: Sequence[str] = (),
+        password: str | None = None,
+        timeout: float = TIMEOUT,
+    ) -> NetworkSession:
+        """Create a table whose other seats are all bots, start it and play ``seat`` (None: watch)."""
+        session = cls.connect(host, port, name, password=password, timeout=timeout)
+        try:
+            session.create(game, players, bots=bots, seat=seat, preset=preset, variants=variants)
+            session.start()
+            session.wait_started(timeout)
+        except BaseException:
+            session.close()
+            raise
+        return session
+
+    # -- the lobby ----------------------------------------------------------------------------------------------
+    def create(
+        self,
+        game: str,
+        players: int,
+        *,
+        bots: Sequence[str | None] = (),
+        seat: int | None = 0,
+        preset: str | None = None,
+        variants: Sequence[str] = (),
+        level: str | None = None,
+    ) -> str:
+        """Make a table (this player its creator, at ``seat``); its code."""
+        message = {
+            "type": "create",
+            "game": game,
+            "players": players,
+            "bots": list(bots),
+            "seat": seat,
+            "preset": preset,
+            "variants": list(variants),
+            "level": level,
+        }
+        return self._table_code(self._request([message], "table", "create"))
+
+    def sit(self, table: str, seat: int, *, ready: bool = True) -> None:
+        """Take ``seat`` at the table ``table`` (and say ready: the creator may start)."""
+        self._table_code(self._request([{"type": "sit", "table": table, "seat": seat}], "table", "sit"))
+        if ready:
+            self._request([{"type": "ready"}], "table", "ready")
+
+    def spectate(self, table: str) -> None:
+        self._table_code(self._request([{"type": "spectate", "table": table}], "table", "spectate"))
+
+    def start(self) -> None:
+        """Start the table (its creator only)."""
+        self._request([{"type": "start"}, {"type": "ping"}], "pong", "start")
+
+    def wait_started(self, timeout: float | None = None) -> None:
+        """Wait (bounded) until the game has started and its first snapshot came; ParlourError otherwise."""
+        wait = self.timeout if timeout is None else timeout
+        with self._state:
+            if not self._state.wait_for(lambda: self._started or self._lost is not None, wait):
+                raise ParlourError(f"the game did not start within {wait:g} seconds")
+            if not self._started:
+                raise ParlourError(f"the connection to the host is gone: {self._lost}")
+
+    def _table_code(self, call: _Call) -> str:
+        assert call.reply is not None
+        code = call.reply.get("table", {}).get("code") if isinstance(call.reply.get("table"), dict) else None
+        if not isinstance(code, str):
+            raise ParlourError("the host sent a table without a code")
+        self.code = code
+        return code
+
+    # -- the Session ------------------------------------------------------------------------------------------
+    @property
+    def info(self) -> TableInfo:
+        with self._state:
+            if self._info is None:
+                raise ParlourError("the game at this table has not started")
+            return self._info
+
+    @property
+    def seat(self) -> int | None:
+        return self.info.seat
+
+    @property
+    def entry(self) -> GameEntry:
+        return get_entry(self.info.key)
+
+    def snapshot(self) -> Snapshot:
+        call = self._request([{"type": "snapshot"}, {"type": "ping"}], "pong", "snapshot")
+        if not call.snapshots:
+            raise ParlourError("the host sent no snapshot")
+        self.sync()  # the events the snapshot shows may still be on their way (the host sends them a moment later)
+        return self._decode_snapshot(call.snapshots[-1])
+
+    def submit(self, action: Action) -> None:
+        if isinstance(action, str) and not 1 <= len(action) <= 200:
+            raise InvalidActionError(f"not an action: {echo(action, 40)}")
+        try:
+            data = action if isinstance(action, str) else codec.encode(action)
+            p.line({"type": "act", "action": data})  # it must be something JSON can carry
+        except (ValueError, TypeError, RecursionError, ParlourError) as err:
+            raise InvalidActionError(f"not an action: {echo(action, 40)}") from err
+        self._request([{"type": "act", "action": data}, {"type": "ping"}], "pong", "act")
+        self.sync()  # the action's events delivered before this returns, as at a host in this process
+
+    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
+        with self._delivering:
+            with self._state:
+                history = list(self._events)
+            for event in history:
+                callback(event)
+            with self._subscribers_lock:
+                self._subscribers.append(callback)
+
+        def stop() -> None:
+            with self._subscribers_lock, contextlib.suppress(ValueError):
+                self._subscribers.remove(callback)
+
+        return stop
+
+    def hint(self) -> Action | None:
+        call = self._request([{"type": "hint"}], "hint", "hint")
+        assert call.reply is not None
+        action = call.reply.get("action")
+        if action is None:
+            return None
+        try:
+            return codec.decode(action)
+        except Exception as err:
+            raise ParlourError("the host sent a hint that does not decode") from err
+
+    def ready(self) -> None:
+        self._request([{"type": "next"}, {"type": "ping"}], "pong", "next")
+
+    def sync(self) -> None:
+        """Wait (bounded) until every message the host sent before now has been handled: its events delivered to
+        the subscribers (a ``ping`` and its ``pong``: the host answers in order, and by the time it reads this ping it
+        has sent the events of everything that happened before its last answer)."""
+        self._request([{"type": "ping"}], "pong", "ping")
+
+    def close(self) -> None:
+        """Say bye (bounded) and stop the connection's thread; harmless twice."""
+        with self._state:
+            if self._closed:
+                return
+            self._closed = True
+            up = self._lost is None and self._writer is not None
+        with self._subscribers_lock:
+            self._subscribers.clear()
+        if up and self._thread.is_alive():
+            with contextlib.suppress(ParlourError):
+                self._request([{"type": "bye"}], "bye", "bye", closing=True, timeout=min(self.timeout, 2.0))
+        if self._thread.is_alive():
+            with contextlib.suppress(RuntimeError, TimeoutError, ParlourError):
+                self._run(self._shutdown(), 2.0)
+            with contextlib.suppress(RuntimeError):
+                self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(2.0)
+        if not self._thread.is_alive() and not self._loop.is_closed():
+            self._loop.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def connected(self) -> bool:
+        """The connection is up."""
+        with self._state:
+            return self._lost is None and self._writer is not None
+
+    # -- requests ---------------------------------------------------------------------------------------------
+    def _request(
+        self,
+        messages: list[dict[str, Any]],
+        until: str,
+        what: str,
+        *,
+        closing: bool = False,
+        timeout: float | None = None,
+    ) -> _Call:
+        """Send ``messages`` and wait (bounded) for a message of type ``until``; the typed ParlourError of the
+        host's ``error`` for them."""
+        if threading.current_thread() is self._thread:
+            raise ParlourError("a session cannot wait for the host from its own event callback")
+        wait = self.timeout if timeout is None else timeout
+        if not self._calls.acquire(timeout=wait):
+            raise ParlourError(f"another request to the host did not end within {wait:g} seconds")
+        try:
+            with self._state:
+                if self._closed and not closing:
+                    raise ParlourError("this session has left the table")
+                if self._lost is not None:
+                    raise ParlourError(f"the connection to the host is gone: {self._lost}")
+                call = self._call = _Call(until)
+            try:
+                lines = b"".join(p.line(m) for m in messages)
+                self._run(self._send(lines), wait)
+                if not call.done.wait(wait):
+                    # A late answer would be taken for the next request's: the connection is given up.
+                    reason = f"the host did not answer {what} within {wait:g} seconds"
+                    self._lose(reason)
+                    with contextlib.suppress(RuntimeError):
+                        self._loop.call_soon_threadsafe(self._hang_up)
+                    raise ParlourError(reason)
+            finally:
+                with self._state:
+                    self._call = None
+            if call.errors:
+                first = call.errors[0]
+                raise error_for(str(first.get("code")), str(first.get("message", "refused"))[:300])
+            if call.reply is None:
+                with self._state:
+                    lost = self._lost or "closed"
+                raise ParlourError(f"the connection to the host is gone: {lost}")
+            return call
+        finally:
+            self._calls.release()
+
+    def _run(self, coroutine: Any, timeout: float) -> Any:
+        """Run ``coroutine`` on the connection's loop and wait (bounded) for it; ParlourError for a wire problem."""
+        try:
+            future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        except RuntimeError as err:
+            coroutine.close()
+            raise ParlourError("the connection to the host is closed") from err
+        try:
+            return future.result(timeout)
+        except TimeoutError as err:
+            future.cancel()
+            raise ParlourError(f"the host did not answer within {timeout:g} seconds") from err
+        except ParlourError:
+            raise
+        except (OSError, ConnectionError) as err:
+            raise ParlourError(f"the connection to the host failed ({_reason(err)})") from err
+
+    # -- the connection's thread --------------------------------------------------------------------------------
+    def _run_loop(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        try:
+            self._loop.run_forever()
+        finally:
+            with contextlib.suppress(Exception):
+                tasks = asyncio.all_tasks(self._loop)
+                for task in tasks:
+                    task.cancel()
+                if tasks:
+                    self._loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+
+    async def _open(self, host: str, port: int) -> None:
+        try:
+            reader, writer = await asyncio.open_connection(host, port, limit=4 * p.MAX_LINE)
+        except OSError as err:
+            raise ParlourError(f"cannot reach the host at {host}:{port} ({_reason(err)})") from err
+        self._writer = writer
+        self._reader_task = asyncio.create_task(self._read(reader))
+
+    async def _send(self, data: bytes) -> None:
+        writer = self._writer
+        if writer is None or writer.is_closing():
+            raise ParlourError("the connection to the host is closed")
+        writer.write(data)
+        await writer.drain()
+
+    def _hang_up(self) -> None:
+        if self._writer is not None and not self._writer.is_closing():
+            self._writer.close()
+
+    async def _shutdown(self) -> None:
+        writer = self._writer
+        if writer is not None and not writer.is_closing():
+            writer.close()
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer.wait_closed(), 1.0)
+        task = self._reader_task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _read(self, reader: asyncio.StreamReader) -> None:
+        reason = "the host closed the connection"
+        try:
+            while True:
+                raw = await reader.readline()
+                if not raw:
+                    if self._last_error is not None:  # the host said why before it closed (a timeout, too many errors)
+                        reason = f"the host closed the connection: {self._last_error[:120]}"
+                    break
+                if not raw.endswith(b"\n"):
+                    reason = "the host sent a line that does not end"
+                    break
+                data = p.parse_host_line(raw)
+                if data["type"] == "ping":
+                    if self._writer is not None:
+                        self._writer.write(p.line({"type": "pong"}))
+                    continue
+                if data["type"] == "bye":
+                    reason = f"the host said goodbye ({str(data.get('message', data.get('reason')))[:120]})"
+                    self._received(data)
+                    break
+                self._received(data)
+        except asyncio.CancelledError:
+            reason = "the session was closed"
+            raise
+        except p.ProtocolError as err:
+            reason = f"the host sent something unreadable ({err.message})"
+        except (OSError, ValueError) as err:
+            reason = f"the connection failed ({_reason(err)})"
+        except Exception as err:  # a bug on this side: the session ends with a sentence, not a traceback
+            reason = f"a message from the host could not be read ({type(err).__name__})"
+        finally:
+            self._lose(reason)
+
+    def _lose(self, reason: str) -> None:
+        with self._state:
+            if self._lost is None:
+                self._lost = reason
+            call = self._call
+            self._state.notify_all()
+        if call is not None:
+            call.done.set()
+
+    def _received(self, data: dict[str, Any]) -> None:
+        """One message from the host, on the connection's thread."""
+        kind = data["type"]
+        if kind == "event":
+            self._event(data)
+        elif kind == "started":
+            info = codec.decode(data.get("info"))
+            if not isinstance(info, TableInfo):
+                raise ValueError("the table's information did not come through")
+            with self._state:
+                self._info = info
+                self._events.clear()  # (a resume sends the whole history again)
+                self._awaiting_first = True
+        elif kind == "snapshot":
+            with self._state:
+                if self._awaiting_first:
+                    self._awaiting_first = False
+                    self._started = True
+                    self._state.notify_all()
+        elif kind == "error":
+            self._last_error = str(data.get("message", data.get("code")))
+        elif kind == "table":
+            with self._state:
+                self._table = data.get("table")
+        with self._state:
+            call = self._call
+        if call is None:
+            return
+        if kind == "snapshot":
+            call.snapshots.append(data)
+        if kind == "error":
+            call.errors.append(data)
+            if call.until != "pong":
+                call.done.set()
+        elif kind == call.until:
+            call.reply = data
+            call.done.set()
+
+    def _event(self, data: dict[str, Any]) -> None:
+        event = codec.decode(data.get("event"))
+        if not isinstance(event, Event):
+            raise ValueError("an event did not come through")
+        with self._delivering:
+            with self._state:
+                self._events.append(event)
+            with self._subscribers_lock:
+                subscribers = list(self._subscribers)
+            for callback in subscribers:
+                try:
+                    callback(event)
+                except Exception:  # a subscriber's bug must not end the connection
+                    log.exception("an event callback failed")
+
+    def _decode_snapshot(self, data: dict[str, Any]) -> Snapshot:
+        try:
+            snap = codec.decode(data.get("snapshot"))
+        except ParlourError as err:
+            raise ParlourError(f"the host sent a snapshot that does not decode ({err})") from err
+        if not isinstance(snap, Snapshot):
+            raise ParlourError("the host sent a snapshot that does not decode")
+        return snap
+
+
+def _reason(err: BaseException) -> str:
+    number = getattr(err, "errno", None)
+    if isinstance(number, int) and number > 0:
+        return os.strerror(number).lower()
+    text = getattr(err, "strerror", None) or str(err) or type(err).__name__
+    return str(text).lower()
