@@ -33,6 +33,7 @@ __all__ = [
     "GameEntry",
     "Registration",
     "bot_levels",
+    "check_level",
     "difficulties",
     "game_keys",
     "get_entry",
@@ -93,13 +94,18 @@ def difficulties(game: Game[Any, Any, Any]) -> tuple[str, ...]:
     return tuple(bot_levels(game))
 
 
-def make_bot(game: Game[Any, Any, Any], difficulty: str) -> Bot:
-    """A bot of the named difficulty for ``game``; OptionError if there is no such level."""
+def check_level(game: Game[Any, Any, Any], difficulty: object) -> str:
+    """``difficulty`` as one of the game's bot levels (trimmed, lower case); OptionError if it is none."""
     factories = bot_levels(game)
     key = difficulty.strip().lower() if isinstance(difficulty, str) else None
     if key is None or key not in factories:
-        raise OptionError(f"unknown difficulty {echo(difficulty)}; choose one of: {', '.join(factories)}")
-    return factories[key](game)
+        raise OptionError(f"unknown difficulty {echo(difficulty, 40)}; choose one of: {', '.join(factories)}")
+    return key
+
+
+def make_bot(game: Game[Any, Any, Any], difficulty: str) -> Bot:
+    """A bot of the named difficulty for ``game``; OptionError if there is no such level."""
+    return bot_levels(game)[check_level(game, difficulty)](game)
 
 
 def hint_level(game: Game[Any, Any, Any]) -> str | None:

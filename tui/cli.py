@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from engine import __version__
 from engine.errors import OptionError, ParlourError
-from engine.game import Game
-from engine.registry import ENTRIES, GAMES, difficulties, get_entry
+from engine.registry import ENTRIES, GAMES, check_level, difficulties, get_entry
 from engine.simulate import simulate
 from engine.table import check_seed
 
@@ -303,12 +302,6 @@ def run_app(app: App[Any], *, headless: bool = False) -> int:
     return code if code else 0
 
 
-def _check_level(game: Game[Any, Any, Any], level: str) -> None:
-    levels = difficulties(game)
-    if level not in levels:
-        raise OptionError(f"{game.name} has no {level!r} computer player; choose one of: {', '.join(levels)}")
-
-
 def _play(args: argparse.Namespace) -> int:
     if args.command is None:
         problem = terminal_problem()
@@ -324,7 +317,7 @@ def _play(args: argparse.Namespace) -> int:
     entry.game.check_players(players)
     variants = _variants(args.variant)
     entry.game.options(args.preset or entry.preset, variants)
-    _check_level(entry.game, args.difficulty)
+    check_level(entry.game, args.difficulty)
     problem = terminal_problem()
     if problem:
         print(f"{NEEDS_TERMINAL}: {problem}", file=sys.stderr)

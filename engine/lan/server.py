@@ -32,13 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import codec
-from engine.errors import ParlourError, echo
+from engine.errors import ParlourError
 from engine.events import Event
 from engine.lan import protocol as p
 from engine.lan.host import TableHost
 from engine.lan.session import LocalSession
 from engine.match import MatchOver
-from engine.registry import difficulties, get_entry
+from engine.registry import check_level, difficulties, get_entry
 from engine.session import Snapshot
 from engine.table import MAX_SEED
 
@@ -551,13 +551,10 @@ class LanServer:
         game.options(message.preset or entry.preset, message.variants)  # OptionError for a bad set-up
         if len(message.bots) > message.players:
             raise p.ProtocolError(p.BAD_FIELD, f"{len(message.bots)} bots for {message.players} seats")
-        levels = difficulties(game)
         bots = [*message.bots, *[None] * (message.players - len(message.bots))]
         for level in [*bots, message.level]:
-            if level is not None and level.strip().lower() not in levels:
-                raise p.ProtocolError(
-                    "bad_option", f"unknown level {echo(level, 40)}; choose one of {', '.join(levels)}"
-                )
+            if level is not None:
+                check_level(game, level)
         if message.seat is not None:
             if message.seat >= message.players:
                 raise p.ProtocolError("bad_seat", f"seat {message.seat} is not at a {message.players}-seat table")
@@ -569,7 +566,7 @@ class LanServer:
             title=entry.title,
             preset=message.preset,
             variants=message.variants,
-            level=(message.level or levels[0]).strip().lower(),
+            level=check_level(game, message.level) if message.level else difficulties(game)[0],
             seats=[SeatSlot(bot=level.strip().lower() if level else None) for level in bots],
             creator=player,
         )
@@ -686,12 +683,7 @@ class LanServer:
             raise p.ProtocolError(p.NOT_CREATOR, "only the table's creator may fill seats with bots")
         if table.host is not None:
             raise p.ProtocolError(p.ALREADY_STARTED, "the game has started")
-        level = message.level.strip().lower()
-        levels = difficulties(get_entry(table.key).game)
-        if level not in levels:
-            raise p.ProtocolError(
-                "bad_option", f"unknown level {echo(message.level, 40)}; choose one of {', '.join(levels)}"
-            )
+        level = check_level(get_entry(table.key).game, message.level)
         for slot in table.seats:
             if slot.player is None and slot.bot is None:
                 slot.bot = level
