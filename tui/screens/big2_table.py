@@ -176,11 +176,9 @@ class Big2TableScreen(SessionScreen):
             leader = view.to_move
             if leader is None:
                 return Content.styled("The deal is over", "$text-muted")
+            text = "You lead" if leader == self.me else f"{self.names[leader]} leads"
             if view.must_include is not None:
-                text = "You lead" if leader == self.me else f"{self.names[leader]} leads"
                 text += f": the first play must include the {view.must_include.pretty()}"
-            else:
-                text = "You lead any combination" if leader == self.me else f"{self.names[leader]} leads"
             return Content.styled(text, "italic $text-muted")
         cards = view.table.cards
         combo = classify(cards, view.options)
