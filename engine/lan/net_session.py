@@ -58,6 +58,7 @@ class NetworkSession:
         self._thread = threading.Thread(target=self._run_loop, name="parlour-net", daemon=True)
         self._writer: asyncio.StreamWriter | None = None
         self._reader_task: asyncio.Task[None] | None = None
+        self._resume_task: asyncio.Task[None] | None = None
         self._calls = threading.Lock()
         """One request at a time: its answers are the next ones."""
         self._state = threading.Condition(threading.RLock())
@@ -80,6 +81,14 @@ class NetworkSession:
         self.welcome: dict[str, Any] = {}
         self.code: str | None = None
         """The table's code once at a table."""
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._address: tuple[str, int] | None = None
+        self._skip = 0
+        """Events of a resumed table's history that this session had already delivered (the host sends it all)."""
+        self._said_bye = False
+        """The host said goodbye (shutting down, replaced): no coming back."""
+        self.resume = True
+        """Come back with the token when the connection drops (within the host's ``resume_window``)."""
 
     # -- making one -------------------------------------------------------------------------------------------
     @classmethod
@@ -165,8 +174,10 @@ class NetworkSession:
         preset: str | None = None,
         variants: Sequence[str] = (),
         level: str | None = None,
+        clock: float | None = None,
     ) -> str:
-        """Make a table (this player its creator, at ``seat``); its code."""
+        """Make a table (this player its creator, at ``seat``); its code. ``clock``: seconds per turn (None: no
+        turn clock)."""
         message = {
             "type": "create",
             "game": game,
@@ -177,6 +188,8 @@ class NetworkSession:
             "variants": list(variants),
             "level": level,
         }
+        if clock is not None:
+            message["clock"] = clock
         return self._table_code(self._request([message], "table", "create"))
 
     def sit(self, table: str, seat: int, *, ready: bool = True) -> None:
@@ -200,6 +213,71 @@ class NetworkSession:
                 raise ParlourError(f"the game did not start within {wait:g} seconds")
             if not self._started:
                 raise ParlourError(f"the connection to the host is gone: {self._lost}")
+
+    def tables(self) -> list[dict[str, Any]]:
+        """The host's tables, as the protocol's table summaries."""
+        call = self._request([{"type": "list"}], "tables", "list")
+        assert call.reply is not None
+        tables = call.reply.get("tables")
+        return [t for t in tables if isinstance(t, dict)] if isinstance(tables, list) else []
+
+    @property
+    def table(self) -> dict[str, Any] | None:
+        """The summary of this player's table as the host last sent it (None: at no table)."""
+        with self._state:
+            return self._table
+
+    def stand(self) -> None:
+        """Leave the seat and watch the table (before its start)."""
+        self._request([{"type": "stand"}], "table", "stand")
+
+    def declare_ready(self) -> None:
+        """Before the start: this player is ready (the creator may start)."""
+        self._request([{"type": "ready"}], "table", "ready")
+
+    def fill(self, level: str) -> None:
+        """The creator fills every free seat with a bot of ``level``."""
+        self._request([{"type": "fill", "level": level}], "table", "fill")
+
+    def chat(self, text: str) -> None:
+        """Say ``text`` to everybody at this player's table."""
+        self._request([{"type": "chat", "text": text}, {"type": "ping"}], "pong", "chat")
+
+    def leave(self) -> None:
+        """Leave the table (in a game, a bot of the table's level takes the seat); the connection stays, for the
+        lobby. The session is ready for another table."""
+        self._request([{"type": "leave"}], "left", "leave")
+        self._forget_table()
+
+    def _forget_table(self) -> None:
+        with self._subscribers_lock:
+            self._subscribers.clear()
+        with self._state:
+            self._info, self._started, self._awaiting_first = None, False, False
+            self._events.clear()
+            self._table, self.code, self._skip = None, None, 0
+
+    def watch(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
+        """Call ``callback`` (on the connection's thread) with each lobby message from the host: ``table``,
+        ``chat``, ``started``, ``left``, ``bye``; and with ``{"type": "lost", "reason": ..., "final": bool}`` when
+        the connection drops (``final``: it will not come back) and ``{"type": "resumed"}`` when it is back."""
+        with self._subscribers_lock:
+            self._listeners.append(callback)
+
+        def stop() -> None:
+            with self._subscribers_lock, contextlib.suppress(ValueError):
+                self._listeners.remove(callback)
+
+        return stop
+
+    def _tell(self, data: dict[str, Any]) -> None:
+        with self._subscribers_lock:
+            listeners = list(self._listeners)
+        for callback in listeners:
+            try:
+                callback(data)
+            except Exception:  # a listener's bug must not end the connection
+                log.exception("a lobby callback failed")
 
     def _table_code(self, call: _Call) -> str:
         assert call.reply is not None
@@ -287,6 +365,7 @@ class NetworkSession:
             up = self._lost is None and self._writer is not None
         with self._subscribers_lock:
             self._subscribers.clear()
+            self._listeners.clear()
         if up and self._thread.is_alive():
             with contextlib.suppress(ParlourError):
                 self._request([{"type": "bye"}], "bye", "bye", closing=True, timeout=min(self.timeout, 2.0))
@@ -392,6 +471,7 @@ class NetworkSession:
             reader, writer = await asyncio.open_connection(host, port, limit=4 * p.MAX_LINE)
         except OSError as err:
             raise ParlourError(f"cannot reach the host at {host}:{port} ({_reason(err)})") from err
+        self._address = (host, port)
         self._writer = writer
         self._reader_task = asyncio.create_task(self._read(reader))
 
@@ -413,11 +493,11 @@ class NetworkSession:
         if writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer.wait_closed(), 1.0)
-        task = self._reader_task
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        for task in (self._reader_task, self._resume_task):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
     async def _read(self, reader: asyncio.StreamReader) -> None:
         reason = "the host closed the connection"
@@ -438,6 +518,7 @@ class NetworkSession:
                     continue
                 if data["type"] == "bye":
                     reason = f"the host said goodbye ({str(data.get('message', data.get('reason')))[:120]})"
+                    self._said_bye = True
                     self._received(data)
                     break
                 self._received(data)
@@ -452,6 +533,64 @@ class NetworkSession:
             reason = f"a message from the host could not be read ({type(err).__name__})"
         finally:
             self._lose(reason)
+            comes_back = self._may_resume()
+            if comes_back:
+                self._resume_task = asyncio.get_running_loop().create_task(self._come_back())
+            self._tell({"type": "lost", "reason": reason, "final": not comes_back})
+
+    def _may_resume(self) -> bool:
+        return (
+            self.resume
+            and not self._closed
+            and not self._said_bye
+            and self._address is not None
+            and isinstance(self.welcome.get("token"), str)
+        )
+
+    async def _come_back(self) -> None:
+        """Reconnect with the token, a little later each time, until the host's resume window has passed."""
+        assert self._address is not None
+        loop = asyncio.get_running_loop()
+        window = self.welcome.get("resume_window")
+        deadline = loop.time() + (float(window) if isinstance(window, int | float) else 120.0)
+        delay = 0.1
+        hello = {"type": "hello", "protocol": p.PROTOCOL, "name": self.welcome.get("name", "?")}
+        hello["token"] = self.welcome["token"]
+        why = "the host did not take this player back in time"
+        while not self._closed and loop.time() < deadline:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+            try:
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection(*self._address, limit=4 * p.MAX_LINE), 5.0
+                )
+            except (OSError, TimeoutError):
+                continue
+            try:
+                writer.write(p.line(hello))
+                raw = await asyncio.wait_for(reader.readline(), 5.0)
+                data = p.parse_host_line(raw) if raw.endswith(b"\n") else None
+            except (OSError, TimeoutError, p.ProtocolError):
+                writer.close()
+                continue
+            if data is None or data["type"] != "welcome":
+                writer.close()
+                if data is not None and data["type"] == "error":
+                    why = f"the host refused to take this player back: {str(data.get('message'))[:120]}"
+                    break
+                continue
+            with self._state:
+                if self._closed:
+                    writer.close()
+                    return
+                self.welcome = data
+                self._writer, self._lost, self._last_error = writer, None, None
+                if self._started:  # the host sends the table's whole history again: skip what was delivered
+                    self._skip = len(self._events)
+            self._reader_task = loop.create_task(self._read(reader))
+            self._tell({"type": "resumed"})
+            return
+        self._tell({"type": "lost", "reason": why, "final": True})
 
     def _lose(self, reason: str) -> None:
         with self._state:
@@ -472,9 +611,11 @@ class NetworkSession:
             if not isinstance(info, TableInfo):
                 raise ValueError("the table's information did not come through")
             with self._state:
+                if not self._skip:
+                    self._events.clear()
                 self._info = info
-                self._events.clear()  # (a resume sends the whole history again)
-                self._awaiting_first = True
+                self.code = str(data.get("table")) if data.get("table") else self.code
+                self._awaiting_first = not self._started
         elif kind == "snapshot":
             with self._state:
                 if self._awaiting_first:
@@ -485,7 +626,13 @@ class NetworkSession:
             self._last_error = str(data.get("message", data.get("code")))
         elif kind == "table":
             with self._state:
-                self._table = data.get("table")
+                table = data.get("table")
+                self._table = table if isinstance(table, dict) else None
+        elif kind == "left":
+            with self._state:
+                self._table = None
+        if kind in ("table", "chat", "started", "left", "bye"):
+            self._tell(data)
         with self._state:
             call = self._call
         if call is None:
@@ -506,6 +653,9 @@ class NetworkSession:
             raise ValueError("an event did not come through")
         with self._delivering:
             with self._state:
+                if self._skip:
+                    self._skip -= 1
+                    return
                 self._events.append(event)
             with self._subscribers_lock:
                 subscribers = list(self._subscribers)

@@ -223,3 +223,101 @@ def test_the_host_says_why_it_went_away(server: ServerThread) -> None:
             session.snapshot()
     finally:
         session.close()
+
+
+def test_the_lobby_calls_and_what_the_watcher_hears(server: ServerThread) -> None:
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    ben = NetworkSession.connect("127.0.0.1", server.port, "Ben")
+    heard: list[dict[str, object]] = []
+    ben.watch(heard.append)
+    try:
+        code = ann.create("screw", 3, bots=[None, None, None])
+        listed = {t["code"]: t for t in ben.tables()}
+        assert listed[code]["game"] == "screw" and listed[code]["state"] == "open"
+        ben.sit(code, 1, ready=False)
+        assert ben.table is not None and ben.table["seats"][1]["status"] == "waiting"
+        ben.declare_ready()
+        assert ben.table["seats"][1]["status"] == "ready"
+        ben.stand()
+        assert ben.table["seats"][1]["status"] == "open" and ben.table["spectators"] == 1
+        ben.sit(code, 1)
+        with pytest.raises(ParlourError, match="only the table's creator"):
+            ben.fill("easy")
+        ann.fill("medium")
+        ann.chat("[b]hello[/b]")
+        ben.sync()
+        assert {"type": "chat", "table": code, "name": "Ann", "text": "[b]hello[/b]"} in heard
+        ann.start()
+        ben.wait_started()
+        assert ben.info.seat == 1 and ben.info.bots == (None, None, "medium")
+        assert any(m["type"] == "started" for m in heard)
+        ben.leave()  # a bot of the table's level takes Ben's seat; Ben is back in the lobby
+        assert ben.table is None and ben.code is None
+        with pytest.raises(ParlourError, match="has not started"):
+            ben.info  # noqa: B018
+        seats = {t["code"]: t for t in ann.tables()}[code]["seats"]
+        assert seats[1] == {"seat": 1, "name": None, "bot": "easy", "status": "bot"}
+        assert any(m["type"] == "left" for m in heard)
+    finally:
+        ann.close()
+        ben.close()
+
+
+def my_turn(session: NetworkSession) -> Snapshot:
+    """The session's snapshot once its seat must act (bounded)."""
+    deadline = time.monotonic() + WAIT
+    while not (snap := session.snapshot()).legal:
+        assert time.monotonic() < deadline and not snap.over, "the seat never came to act"
+        time.sleep(0.02)
+    return snap
+
+
+def drop(session: NetworkSession) -> None:
+    """Cut the session's connection as a failing network would (no bye, no FIN handshake)."""
+    writer = session._writer
+    assert writer is not None
+    session._loop.call_soon_threadsafe(writer.transport.abort)
+
+
+def test_a_dropped_connection_comes_back_with_its_token(server: ServerThread) -> None:
+    session = NetworkSession.open_table("127.0.0.1", server.port, "Ann", "big2", 4, bots=[None, "easy", "easy", "easy"])
+    heard: list[dict[str, object]] = []
+    session.watch(heard.append)
+    got: list[Event] = []
+    session.subscribe(got.append)
+    try:
+        for _ in range(3):  # a few moves, then the line drops
+            session.submit(my_turn(session).legal[0])
+        before = list(got)
+        drop(session)
+        deadline = time.monotonic() + WAIT
+        while not any(m["type"] == "resumed" for m in heard):
+            assert time.monotonic() < deadline, f"no resume: {heard}"
+            time.sleep(0.02)
+        assert any(m["type"] == "lost" and m["final"] is False for m in heard)
+        host = next(iter(server.server.tables.values())).host
+        assert host is not None and host.wait_idle(WAIT)  # Ann's turn: nothing more happens until she plays
+        snap = my_turn(session)
+        session.sync()
+        # Every event exactly once: what the subscriber got is the seat's whole history at the host.
+        replay: list[Event] = []
+        host.subscribe(0, replay.append)()
+        assert got[: len(before)] == before and got == replay, "the resumed history was lost or delivered twice"
+        session.submit(snap.legal[0])  # and the game goes on
+        assert session.welcome["resumed"] is True
+    finally:
+        session.close()
+
+
+def test_no_resume_after_the_host_said_goodbye(server: ServerThread) -> None:
+    session = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    heard: list[dict[str, object]] = []
+    session.watch(heard.append)
+    server.call(server.server.close())
+    deadline = time.monotonic() + WAIT
+    while not any(m["type"] == "lost" for m in heard):
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    lost = next(m for m in heard if m["type"] == "lost")
+    assert lost["final"] is True and "goodbye" in str(lost["reason"])
+    session.close()
