@@ -16,7 +16,7 @@ and only ever receives what that seat may see.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -91,3 +91,48 @@ class Session(Protocol):
     def close(self) -> None:
         """Leave the table: no more events; a seat's bots no longer wait for it."""
         ...
+
+
+class Lobby(Protocol):
+    """A player's side of a LAN host's lobby (what the lobby screen talks to; the network session is one). Each
+    call waits for the host's answer and raises a ParlourError with a sentence when the host refuses."""
+
+    welcome: dict[str, Any]
+    """The host's ``welcome``: the player's ``name``, the ``host``'s name..."""
+
+    @property
+    def table(self) -> dict[str, Any] | None:
+        """The summary of this player's table as the host last sent it (None: at no table)."""
+
+    def tables(self) -> list[dict[str, Any]]: ...
+
+    def create(
+        self,
+        game: str,
+        players: int,
+        *,
+        bots: Sequence[str | None] = (),
+        seat: int | None = 0,
+        preset: str | None = None,
+        variants: Sequence[str] = (),
+        level: str | None = None,
+        clock: float | None = None,
+    ) -> str: ...
+
+    def sit(self, table: str, seat: int, *, ready: bool = True) -> None: ...
+
+    def spectate(self, table: str) -> None: ...
+
+    def stand(self) -> None: ...
+
+    def declare_ready(self) -> None: ...
+
+    def fill(self, level: str) -> None: ...
+
+    def start(self) -> None: ...
+
+    def chat(self, text: str) -> None: ...
+
+    def leave(self) -> None: ...
+
+    def watch(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]: ...

@@ -11,7 +11,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -97,7 +99,7 @@ def test_a_port_in_use_is_one_sentence_and_status_2() -> None:
     assert out == b""
 
 
-def test_host_without_headless_is_refused_with_status_2() -> None:
+def test_host_without_a_terminal_points_to_headless_with_status_2() -> None:
     proc = parlour("host", "--port", "0")
     _, err = proc.communicate(timeout=WAIT)
     assert proc.returncode == 2 and b"--headless" in err and b"Traceback" not in err
@@ -108,3 +110,79 @@ def test_a_bad_port_is_a_usage_error(port: str) -> None:
     proc = parlour("host", "--headless", "--port", port)
     _, err = proc.communicate(timeout=WAIT)
     assert proc.returncode == 2 and b"port" in err and b"Traceback" not in err
+
+
+# -- parlour join: every way of not getting in is one sentence and status 2 ------------------------------------------
+def join_error(*args: str, usage: bool = False) -> str:
+    """The one sentence ``parlour join ARGS`` ends with (status 2); after argparse's usage lines for a bad argument."""
+    proc = parlour("join", *args)
+    out, err = proc.communicate(timeout=WAIT)
+    assert proc.returncode == 2, (proc.returncode, err)
+    assert b"Traceback" not in err and out == b""
+    lines = err.decode().strip().splitlines()
+    if usage:
+        assert lines[0].startswith("usage: parlour join"), lines
+        lines = [line for line in lines if not line.startswith(("usage:", " "))]
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+@pytest.fixture
+def headless_host() -> Iterator[int]:
+    proc = parlour("host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--password", "pw", "--name", "Den")
+    try:
+        yield read_port(proc)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=WAIT)
+
+
+def test_join_a_host_that_does_not_answer() -> None:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    line = join_error(f"127.0.0.1:{port}", "--name", "Ann")
+    assert line == f"parlour: cannot reach the host at 127.0.0.1:{port} (connection refused)"
+
+
+def test_join_with_a_wrong_or_missing_password(headless_host: int) -> None:
+    assert join_error(f"127.0.0.1:{headless_host}", "--password", "nope") == (
+        f"parlour: cannot join 127.0.0.1:{headless_host}: wrong password"
+    )
+    assert "wrong password" in join_error(f"127.0.0.1:{headless_host}")
+
+
+def test_join_a_host_of_another_protocol_version() -> None:
+    """A fake host that answers every hello as a host of protocol 2 would."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+
+        def answer() -> None:
+            conn, _ = listener.accept()
+            with conn:
+                conn.makefile("rb").readline()
+                refusal = {"type": "error", "code": "protocol_version", "message": "this host speaks protocol 2, not 1"}
+                conn.sendall(json.dumps(refusal).encode() + b"\n")
+
+        thread = threading.Thread(target=answer, daemon=True)
+        thread.start()
+        line = join_error(f"127.0.0.1:{port}", "--name", "Ann")
+        thread.join(WAIT)
+    assert line == f"parlour: cannot join 127.0.0.1:{port}: this host speaks protocol 2, not 1"
+
+
+def test_join_an_unknown_table_or_a_bad_address(headless_host: int) -> None:
+    address = f"127.0.0.1:{headless_host}"
+    assert join_error(address, "--password", "pw", "--table", "zzzz") == (
+        f"parlour: the host at {address} has no table ZZZZ"
+    )
+    assert "a table code is four letters" in join_error(address, "--table", "12", usage=True)
+    assert "not HOST[:PORT]" in join_error("a b:7777", usage=True)
+    assert "port" in join_error("127.0.0.1:99999", usage=True)
+
+
+def test_join_without_a_terminal(headless_host: int) -> None:
+    line = join_error(f"127.0.0.1:{headless_host}", "--password", "pw")
+    assert line.startswith("parlour: the game needs a terminal")

@@ -13,6 +13,7 @@ import sys
 import textwrap
 import unicodedata
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from engine import __version__
@@ -171,13 +172,71 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--rotate", action="store_true", help="turn the line-up one seat round the table each match")
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
-    host = sub.add_parser("host", help="host LAN play (with --headless: only the server, logging to stderr)")
+    host = sub.add_parser(
+        "host", help="host LAN play and sit in its lobby (with --headless: only the server, logging to stderr)"
+    )
     host.add_argument("--headless", action="store_true", help="run only the server, until Ctrl+C or SIGTERM")
     host.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="the address to listen on (default 0.0.0.0)")
     host.add_argument("--port", type=port_number, default=7777, help="the TCP port (default 7777; 0: any free one)")
     host.add_argument("--password", help="a password every guest must give")
-    host.add_argument("--name", default="Parlour", type=player_name, help="the host's name, shown to guests")
+    host.add_argument(
+        "--name", default=default_name(), type=player_name, help="your name at the tables, and the host's name"
+    )
+    host.add_argument("--ssh-port", type=port_number, metavar="PORT", help="also serve the game over SSH on PORT")
+    host.add_argument("--ssh-password", metavar="P", help="the password SSH guests log in with")
+    host.add_argument(
+        "--ssh-keys", metavar="FILE", help="an authorized_keys file: SSH guests log in with one of its keys"
+    )
+
+    join = sub.add_parser("join", help="join a LAN host and open its lobby")
+    join.add_argument("address", metavar="HOST[:PORT]", type=host_address, help="the host (default port 7777)")
+    join.add_argument(
+        "--name", default=default_name(), type=player_name, help=f"your name (at most {NAME_LIMIT} characters)"
+    )
+    join.add_argument("--password", help="the host's password (or set PARLOUR_PASSWORD)")
+    join.add_argument("--table", type=table_code, metavar="CODE", help="go straight to the table with this code")
     return parser
+
+
+DEFAULT_PORT = 7777
+
+
+def default_name() -> str:
+    """The login name, as a player name (``Guest`` when it is not one)."""
+    import getpass
+
+    try:
+        return player_name(getpass.getuser()[:NAME_LIMIT])
+    except (argparse.ArgumentTypeError, OSError, KeyError):
+        return "Guest"
+
+
+def host_address(text: str) -> tuple[str, int]:
+    """``HOST``, ``HOST:PORT`` or ``[IPv6]:PORT``."""
+    text = text.strip()
+    host, port = text, DEFAULT_PORT
+    if text.startswith("["):
+        inside, _, rest = text[1:].partition("]")
+        host = inside
+        if rest:
+            if not rest.startswith(":"):
+                raise argparse.ArgumentTypeError(f"not HOST[:PORT]: {text[:60]!r}")
+            port = port_number(rest[1:])
+    elif text.count(":") == 1:
+        host, _, number = text.partition(":")
+        port = port_number(number)
+    if not host or any(c.isspace() or _is_control(c) for c in host) or len(host) > 253:
+        raise argparse.ArgumentTypeError(f"not HOST[:PORT]: {text[:60]!r}")
+    if port == 0:
+        raise argparse.ArgumentTypeError("port 0 cannot be joined: give the host's port")
+    return host, port
+
+
+def table_code(text: str) -> str:
+    code = text.strip().upper()
+    if len(code) != 4 or not code.isascii() or not code.isalpha():
+        raise argparse.ArgumentTypeError(f"a table code is four letters, such as NGQC, not {text[:20]!r}")
+    return code
 
 
 def port_number(text: str) -> int:
@@ -199,6 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 code = _simulate(args)
             elif args.command == "host":
                 code = _host(args)
+            elif args.command == "join":
+                code = _join(args)
             else:
                 code = _play(args)
         except ParlourError as err:
@@ -337,18 +398,93 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _host(args: argparse.Namespace) -> int:
-    """``parlour host --headless``: the LAN server alone, logging to stderr, until Ctrl+C or SIGTERM (status 0)."""
-    if not args.headless:
-        print(
-            "parlour: error: the host's lobby screen is not here yet: add --headless to run the server", file=sys.stderr
-        )
-        return 2
+    """``parlour host``: a LAN host on a thread of its own and its lobby for you; with ``--headless`` the server
+    alone, logging to stderr, until Ctrl+C or SIGTERM (status 0)."""
+    from engine.lan.hosting import HostingError, HostSettings, HostThread, run_headless
+
+    if args.ssh_port is not None and args.ssh_password is None and args.ssh_keys is None:
+        raise OptionError("--ssh-port needs --ssh-password or --ssh-keys: SSH guests must log in somehow")
+    if args.ssh_port is None and (args.ssh_password is not None or args.ssh_keys is not None):
+        raise OptionError("--ssh-password and --ssh-keys need --ssh-port")
+    keys = Path(args.ssh_keys) if args.ssh_keys else None
+    if keys is not None and not keys.is_file():
+        raise OptionError(f"no authorized-keys file at {args.ssh_keys}")
+    settings = HostSettings(
+        bind=args.bind,
+        port=args.port,
+        name=args.name,
+        password=args.password,
+        ssh_port=args.ssh_port,
+        ssh_password=args.ssh_password,
+        ssh_keys=keys,
+    )
     import logging
 
-    from engine.lan.server import run_headless
+    if args.headless:
+        logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+        return run_headless(settings)
+    problem = terminal_problem()
+    if problem:
+        print(f"{NEEDS_TERMINAL}: {problem} (parlour host --headless runs the server alone)", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.CRITICAL)  # the screen is the app's: the server keeps quiet
+    running = HostThread(settings)
+    try:
+        host = running.start()
+    except HostingError as err:
+        print(f"parlour: {err}", file=sys.stderr)
+        return 2
+    try:
+        where = host.where()
+        for line in where:
+            print(line, flush=True)
+        return _lobby("127.0.0.1", host.port, args.name, args.password, None, banner="\n".join(where))
+    finally:
+        running.stop()
 
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    return run_headless(args.bind, args.port, name=args.name, password=args.password)
+
+def _join(args: argparse.Namespace) -> int:
+    """``parlour join HOST[:PORT]``: connect, then the lobby (or straight to ``--table``)."""
+    host, port = args.address
+    password = args.password if args.password is not None else os.environ.get("PARLOUR_PASSWORD")
+    return _lobby(host, port, args.name, password, args.table)
+
+
+def _lobby(host: str, port: int, name: str, password: str | None, table: str | None, banner: str = "") -> int:
+    """Connect to the host at ``host``:``port`` as ``name`` and run the lobby app; 2 with one sentence when the host
+    cannot be joined."""
+    from engine.lan.net_session import NetworkSession
+
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        conn = NetworkSession.connect(host, port, name, password=password, timeout=5.0)
+    except ParlourError as err:
+        said = str(err)
+        print(
+            f"parlour: {said}" if said.startswith("cannot") else f"parlour: cannot join {where}: {said}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        if table is not None and not any(str(t.get("code")) == table for t in conn.tables()):
+            print(f"parlour: the host at {where} has no table {table}", file=sys.stderr)
+            return 2
+        problem = terminal_problem()
+        if problem:
+            print(f"{NEEDS_TERMINAL}: {problem}", file=sys.stderr)
+            return 2
+        from tui.lan_app import LanApp
+
+        app = LanApp(conn, banner=banner, table=table)
+        code = run_app(app)
+        if app.farewell:
+            print(app.farewell, file=sys.stderr)
+        return code
+    except ParlourError as err:
+        print(f"parlour: the connection to {where} failed: {err}", file=sys.stderr)
+        return 1
+    finally:
+        conn.close()
 
 
 def run() -> None:

@@ -10,6 +10,8 @@ UI never chooses, thinks for or applies a bot's move.
 - ``pace`` is the least time between a bot's move and the event before it, so a person can follow.
 - At the end of a round the bots wait until every person connected has said :meth:`Session.ready` (they have read
   the round's summary), or has left.
+- :meth:`play_once` has the bot thread make one move for a person's seat (a LAN table's turn clock ran out): the
+  same thread, decider and per-decision RNG as the bots', from that seat's view only; the seat stays the person's.
 - :meth:`close` stops the bot thread without waiting for a decision in progress: the decision's RNG raises at its
   next draw (:class:`~engine.bots.CancellableRandom`) and the thread, a daemon, ends; so an app quits at once.
 """
@@ -21,14 +23,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.bots import DecisionCancelled
+from engine.bots import DecisionCancelled, decision_rng
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Action, GameEntry
 from engine.lan.decider import Decision, ProcessDecider
 from engine.lan.session import LocalSession
 from engine.match import RoundOver
-from engine.registry import make_bot
+from engine.registry import check_level, make_bot
 from engine.session import Snapshot, TableInfo
 from engine.table import Table
 
@@ -55,6 +57,8 @@ class TableHost:
         self._autostart = autostart
         self.thinking: int | None = None
         """The seat whose computer player is working out a move right now."""
+        self._once: tuple[int, int, str] | None = None
+        """(seat, version, level): one move the bot thread makes for a person's seat at that version (play_once)."""
         table.subscribe(None, self._watch, replay=False)
 
     @classmethod
@@ -125,9 +129,19 @@ class TableHost:
         with self._lock:
             return self.table.state.to_move
 
-    def subscribe(self, seat: int | None, callback: Callable[[Event], None]) -> Callable[[], None]:
+    @property
+    def position(self) -> tuple[int | None, int]:
+        """(the seat to move, the version), read together under the host's lock: what a turn clock is keyed on, so
+        a clock set for one moment can tell that the table has moved on."""
         with self._lock:
-            unsubscribe = self.table.subscribe(seat, callback)
+            state = self.table.state
+            return state.to_move, state.version
+
+    def subscribe(
+        self, seat: int | None, callback: Callable[[Event], None], *, replay: bool = True
+    ) -> Callable[[], None]:
+        with self._lock:
+            unsubscribe = self.table.subscribe(seat, callback, replay=replay)
 
         def stop() -> None:
             with self._lock:
@@ -168,6 +182,24 @@ class TableHost:
         with self._lock:
             if seat is not None:
                 self._waiting.discard(seat)
+            self._changed.notify_all()
+
+    def play_once(self, seat: int, version: int, level: str) -> None:
+        """Have a bot of ``level`` make one move for the person at ``seat``, if the table is still at ``version``
+        with ``seat`` to move; otherwise (the person played in time, or the table moved on) nothing happens.
+
+        The move is made on the bot thread like any bot's (so a slow bot never blocks the caller, an event loop),
+        after the end-of-round wait, from the seat's own view and with the RNG a bot of that seat would get at that
+        version: the same seed and the same moves give the same match. The seat stays the person's: the next time
+        it must act, the person is asked again. OptionError for a level the game has not; nothing after close."""
+        clean = check_level(self.table.game, level)
+        with self._lock:
+            if self._stop.is_set():
+                return
+            state = self.table.state
+            if state.version != version or state.to_move != seat or self.table.seats[seat].is_bot:
+                return
+            self._once = (seat, version, clean)
             self._changed.notify_all()
 
     def seat_bot(self, seat: int, level: str | None) -> None:
@@ -230,26 +262,41 @@ class TableHost:
     def closed(self) -> bool:
         return self._stop.is_set()
 
-    def _bot_may_move(self) -> bool:
+    def _mover(self) -> tuple[int, str | None] | None:
+        """Whom the bot thread plays for now (under the lock): (seat, None) for a bot's seat, (seat, level) for a
+        person's seat whose one move :meth:`play_once` asked for at this very version, None for nobody (a person's
+        turn, the end-of-round wait, the end of the match)."""
         state = self.table.state
-        return not state.is_over and self.table.bot_to_move and not self._waiting
+        seat = state.to_move
+        if seat is None or state.is_over or self._waiting:
+            return None
+        if self.table.seats[seat].is_bot:
+            return seat, None
+        once = self._once
+        if once is not None and once[0] == seat and once[1] == state.version:
+            return seat, once[2]
+        return None
+
+    def _bot_may_move(self) -> bool:
+        return self._mover() is not None
 
     def _run_bots(self) -> None:
         table = self.table
         while not self._stop.is_set():
             with self._lock:
-                while not self._stop.is_set() and not self._bot_may_move():
+                mover = self._mover()
+                while not self._stop.is_set() and mover is None:
                     self._changed.wait()
-                if self._stop.is_set():
+                    mover = self._mover()
+                if self._stop.is_set() or mover is None:
                     return
+                seat, once = mover
                 state = table.state
-                seat = state.to_move
-                assert seat is not None
                 view, legal, version = state.view(seat), state.legal_actions(), state.version
                 since = self._last_event
             self.thinking = seat
             try:
-                action = self._decide(seat, view, legal, version)
+                action = self._decide(seat, view, legal, version, once)
             except DecisionCancelled:
                 return  # the host is closing
             except Exception as err:  # a bug in a bot: keep it, stop moving bots, never take the app down
@@ -265,8 +312,12 @@ class TableHost:
             with self._lock:
                 if self._stop.is_set():
                     return
-                if table.state.version != version or self._waiting or not table.seats[seat].is_bot:
+                # Still the moment it was worked out for, and still whom it was for (a bot's seat may have become
+                # a person's again; a person's seat a bot's, which then plays it itself).
+                if table.state.version != version or self._waiting or self._mover() != (seat, once):
                     continue
+                if once is not None:
+                    self._once = None
                 try:
                     table.submit(seat, action)
                 except ParlourError as err:
@@ -275,21 +326,27 @@ class TableHost:
                     return
                 self._changed.notify_all()
 
-    def _decide(self, seat: int, view: Any, legal: Sequence[Action], version: int) -> Action:
+    def _decide(self, seat: int, view: Any, legal: Sequence[Action], version: int, once: str | None = None) -> Action:
+        """The move for ``seat`` from its view: its own bot's, or (``once``) a bot of that level's for a person's
+        seat. In the bot process when there is one; the same choice here otherwise."""
         table = self.table
-        if self._decider is None:
+        if self._decider is not None:
+            level = once if once is not None else table.seats[seat].level
+            assert level is not None
+            request = Decision(table.entry.key, level, view, tuple(legal), table.seed, seat, version)
+            try:
+                return self._decider.decide(request)
+            except Exception:
+                if self._stop.is_set():
+                    raise DecisionCancelled from None
+                # The bot process could not start or has died: the same decision, made here, is the same choice.
+                self._decider = None
+        if once is None:
             return table.decide(seat, view, legal, version, cancelled=self._stop.is_set)
-        level = table.seats[seat].level
-        assert level is not None
-        request = Decision(table.entry.key, level, view, tuple(legal), table.seed, seat, version)
-        try:
-            return self._decider.decide(request)
-        except Exception:
-            if self._stop.is_set():
-                raise DecisionCancelled from None
-            # The bot process could not start or has died: the same decision, made here, is the same choice.
-            self._decider = None
-            return table.decide(seat, view, legal, version, cancelled=self._stop.is_set)
+        # The RNG the child process uses too (decision_rng's default purpose): the choice does not depend on where
+        # it is made, and it is the move a bot of that level in this seat would make at this moment.
+        bot = make_bot(table.game, once)
+        return bot.choose(view, legal, decision_rng(table.seed, seat, version, cancelled=self._stop.is_set))
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Wait until no bot can move (a person's turn, the end of a round or of the match); True if it came."""

@@ -41,6 +41,8 @@ SHORT_LIMIT = 64
 MAX_VARIANTS = 16
 MAX_SEATS = 16
 MAX_INT = 2**31 - 1
+MAX_CLOCK = 3600
+"""The longest turn clock a table may have, in seconds (an hour: longer is no clock at all)."""
 
 # -- the stable error codes of the protocol (the engine's own codes, engine.errors, are used as they are) --------
 BAD_ENCODING = "bad_encoding"
@@ -145,6 +147,17 @@ def text(limit: int, *, empty: bool = False) -> Check:
         if not isinstance(value, str) or len(value) > limit or (not empty and not value):
             raise _bad(name, f"text of {0 if empty else 1} to {limit} characters", value)
         return value
+
+    return check
+
+
+def seconds(high: float) -> Check:
+    """A time in seconds: a JSON number above 0 and at most ``high`` (as a float; a bool is no number)."""
+
+    def check(value: Any, name: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= high:
+            raise _bad(name, f"a number of seconds above 0 and at most {high:g}", value)
+        return float(value)
 
     return check
 
@@ -267,8 +280,9 @@ class Create(Message):
         "bots": listed(optional(text(SHORT_LIMIT)), MAX_SEATS),
         "seat": optional(whole(0, MAX_SEATS - 1)),
         "level": optional(text(SHORT_LIMIT)),
+        "clock": optional(seconds(MAX_CLOCK)),
     }
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"preset", "variants", "bots", "seat", "level"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"preset", "variants", "bots", "seat", "level", "clock"})
     game: str
     players: int
     preset: str | None = None
@@ -279,6 +293,9 @@ class Create(Message):
     """Where the creator sits (null: the creator only watches)."""
     level: str | None = None
     """The table's computer player level: the bot that plays an away seat (default: the game's weakest)."""
+    clock: float | None = None
+    """Seconds a person has for each move before a bot of ``level`` makes that one move for them (None: no clock,
+    the table waits for as long as it takes)."""
 
 
 @dataclass(frozen=True)

@@ -12,20 +12,24 @@ its table goes on); a silent peer is pinged and then dropped; a dropped player m
 ``resume_window`` seconds and gets a full snapshot; after ``takeover_after`` seconds away a bot of the table's level
 plays its seat until it returns. :meth:`LanServer.close` ends every connection itself (it never relies on
 ``Server.wait_closed()``, whose behaviour differs across Python versions).
+
+A table may have a turn clock (``create``'s ``clock``, off by default): when a person's seat must act, a timer of
+that many seconds starts for that seat and version; if the table is still there when it runs out, a bot of the
+table's level makes that one move (:meth:`TableHost.play_once`) and the seat stays the person's. At the end of a
+round the clock also counts a person who has not said ``next`` in time as ready, so one idle person cannot hold the
+table. The timers live on the event loop and are keyed on the moment they were set for: a move in time, a leave or
+a bot taking the seat over makes them stale, and :meth:`LanServer.close` cancels them all.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import hmac
 import json
 import logging
 import random
 import secrets
-import signal
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,7 +41,7 @@ from engine.events import Event
 from engine.lan import protocol as p
 from engine.lan.host import TableHost
 from engine.lan.session import LocalSession
-from engine.match import MatchOver
+from engine.match import MatchOver, RoundOver
 from engine.registry import check_level, difficulties, get_entry
 from engine.session import Snapshot
 from engine.table import MAX_SEED
@@ -96,6 +100,18 @@ class LobbyTable:
     spectators: list[Player] = field(default_factory=list)
     host: TableHost | None = None
     over: bool = False
+    clock: float | None = None
+    """Seconds a person has for each move (None: no clock, the table waits as long as it takes)."""
+    turn: tuple[int, int] | None = None
+    """The (seat, version) the turn clock runs for (None: none runs), kept after it ran out so it is not set again."""
+    turn_timer: asyncio.TimerHandle | None = None
+    turn_deadline: float = 0.0
+    """When the turn clock runs out, in the event loop's time."""
+    round_timer: asyncio.TimerHandle | None = None
+    rounds: int = 0
+    """How many end-of-round waits have begun: an end-of-round timer is for the wait it was set in, no later one."""
+    stop_watching: Callable[[], None] | None = None
+    """Ends the clock's subscription to the host's events."""
 
     @property
     def state(self) -> str:
@@ -105,6 +121,22 @@ class LobbyTable:
         """Everybody at the table: seated players and spectators."""
         seated = [slot.player for slot in self.seats if slot.player is not None]
         return [*seated, *self.spectators]
+
+    def clocked(self, seat: int) -> bool:
+        """Whether the turn clock runs for ``seat``: a person's (connected or away), not one a bot has taken."""
+        slot = self.seats[seat]
+        return self.clock is not None and slot.player is not None and slot.bot is None and not slot.taken_over
+
+    def stop_clock(self) -> None:
+        """No timer of this table fires any more (the table is gone, or the host is stopping)."""
+        for timer in (self.turn_timer, self.round_timer):
+            if timer is not None:
+                timer.cancel()
+        self.turn_timer = self.round_timer = None
+        self.turn = None
+        if self.stop_watching is not None:
+            self.stop_watching()
+            self.stop_watching = None
 
     def summary(self) -> dict[str, Any]:
         seats = []
@@ -135,6 +167,7 @@ class LobbyTable:
             "preset": self.preset,
             "variants": list(self.variants),
             "level": self.level,
+            "clock": self.clock,
             "state": self.state,
             "creator": self.creator.name,
             "seats": seats,
@@ -344,6 +377,8 @@ class LanServer:
         self._encoded: dict[int, tuple[Event, str]] = {}
         self._hints: set[asyncio.Future[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._closing = False
+        """close() has begun: no turn clock is set or fires any more."""
         self.port = 0
         self.prepared_host: Callable[[LobbyTable], TableHost | None] | None = None
         """Tests: called when a table starts, may return a host made beforehand (its own table, seed and bots) to
@@ -385,6 +420,9 @@ class LanServer:
 
     async def close(self, timeout: float = 2.0) -> None:
         """Stop listening, say bye to every connection, stop every table; bounded by ``timeout``."""
+        self._closing = True
+        for table in self.tables.values():
+            table.stop_clock()
         if self._server is not None:
             self._server.close()
         for conn in list(self.connections):
@@ -404,6 +442,7 @@ class LanServer:
         for hint in list(self._hints):
             hint.cancel()
         for table in self.tables.values():
+            table.stop_clock()  # (again: a table made while the connections were being closed)
             if table.host is not None:
                 table.host.close()
         self.tables.clear()
@@ -467,6 +506,7 @@ class LanServer:
                 if slot.taken_over:
                     table.host.seat_bot(player.seat, None)
                     slot.taken_over = False
+                    self._set_clock(table)
             self._attach(player)
         self._broadcast_table(table)
 
@@ -502,6 +542,7 @@ class LanServer:
         if not slot.taken_over:
             table.host.seat_bot(player.seat, table.level)
             slot.taken_over = True
+            self._set_clock(table)  # the bot plays the seat: no clock for it
             log.info("a %s bot plays for %s at %s", table.level, player.name, table.code)
             self._broadcast_table(table)
 
@@ -569,6 +610,7 @@ class LanServer:
             level=check_level(game, message.level) if message.level else difficulties(game)[0],
             seats=[SeatSlot(bot=level.strip().lower() if level else None) for level in bots],
             creator=player,
+            clock=message.clock,
         )
         self.tables[table.code] = table
         player.table = table
@@ -664,11 +706,13 @@ class LanServer:
             if table.host is not None and not table.over:
                 table.host.seat_bot(player.seat, table.level)
                 slot.bot, slot.player, slot.taken_over = table.level, None, False
+                self._set_clock(table)  # a bot's seat now: a clock running for it is stale
             else:
                 slot.player, slot.ready = None, False
         player.table, player.seat = None, None
         remaining = table.people()
         if not remaining:
+            table.stop_clock()
             if table.host is not None:
                 table.host.close()
             del self.tables[table.code]
@@ -723,12 +767,15 @@ class LanServer:
             pace=self.pace,
         )
         log.info("table %s started", table.code)
+        if table.clock is not None:
+            self._watch_clock(table)
         self._broadcast_table(table)
         for person in table.people():
             if person.conn is not None:
                 self._attach(person)
         if prepared is None:
             table.host.start()
+        self._set_clock(table)
 
     @staticmethod
     def _bot_name(table: LobbyTable, seat: int) -> str:
@@ -870,45 +917,93 @@ class LanServer:
             return  # not this seat's turn: no snapshot to make (the event that makes it so will come)
         snap = taken if taken is not None else session.snapshot()
         if always or (snap.legal and snap.version != player.prompted):
+            message: dict[str, Any] = {
+                "type": "snapshot",
+                "table": table.code,
+                "snapshot": codec.encode(snap),
+                "texts": [str(action) for action in snap.legal],
+            }
             if snap.legal:
                 player.prompted = snap.version
-            player.send(
-                {
-                    "type": "snapshot",
-                    "table": table.code,
-                    "snapshot": codec.encode(snap),
-                    "texts": [str(action) for action in snap.legal],
-                }
-            )
+                if table.clock is not None and player.seat is not None:
+                    message["clock"] = self._time_left(table, player.seat, snap.version)
+            player.send(message)
+
+    # -- the turn clock ---------------------------------------------------------------------------------------------
+    def _watch_clock(self, table: LobbyTable) -> None:
+        """Follow the host's events for the clock, whoever is connected (the seat to move may be away): each one
+        may make another seat the one to move, a ``RoundOver`` starts the end-of-round wait."""
+        assert table.host is not None and self._loop is not None
+        loop = self._loop
+
+        def seen(event: Event) -> None:  # on the bot thread (or this one), under the host's lock
+            round_over = isinstance(event, RoundOver) and not event.last
+            with contextlib.suppress(RuntimeError):  # the loop has closed: no clock any more
+                loop.call_soon_threadsafe(self._clock_news, table, round_over)
+
+        table.stop_watching = table.host.subscribe(None, seen, replay=False)
+
+    def _clock_news(self, table: LobbyTable, round_over: bool) -> None:
+        if self._closing or self.tables.get(table.code) is not table or table.clock is None:
+            return
+        if round_over:
+            table.rounds += 1
+            if table.round_timer is not None:
+                table.round_timer.cancel()
+            loop = asyncio.get_running_loop()
+            table.round_timer = loop.call_later(table.clock, self._round_clock_ran_out, table, table.rounds)
+        self._set_clock(table)
+
+    def _set_clock(self, table: LobbyTable) -> None:
+        """Start the turn clock for the seat to move now if it is a person's and none runs for this moment yet;
+        stop one that runs for another moment (the move was made, the seat became a bot's)."""
+        if self._closing or table.clock is None or table.host is None or self.tables.get(table.code) is not table:
+            return
+        seat, version = table.host.position
+        turn = (seat, version) if seat is not None and not table.over and table.clocked(seat) else None
+        if turn == table.turn:
+            return  # the same moment: its clock runs on (or has run out), never starts again
+        if table.turn_timer is not None:
+            table.turn_timer.cancel()
+            table.turn_timer = None
+        table.turn = turn
+        if turn is not None:
+            loop = asyncio.get_running_loop()
+            table.turn_deadline = loop.time() + table.clock
+            table.turn_timer = loop.call_later(table.clock, self._turn_clock_ran_out, table, *turn)
+
+    def _time_left(self, table: LobbyTable, seat: int, version: int) -> float:
+        """The seconds ``seat`` has left to act at ``version``: what a prompt carries so a client can count down."""
+        assert table.clock is not None
+        self._set_clock(table)
+        if table.turn != (seat, version):
+            return table.clock  # a snapshot of a moment that has passed: its clock no longer matters
+        return round(max(0.0, table.turn_deadline - asyncio.get_running_loop().time()), 3)
+
+    def _turn_clock_ran_out(self, table: LobbyTable, seat: int, version: int) -> None:
+        if table.turn != (seat, version):
+            return
+        table.turn_timer = None  # (table.turn stays: this moment's clock has run out)
+        host = table.host
+        if self._closing or self.tables.get(table.code) is not table or host is None or table.over:
+            return
+        if not table.clocked(seat) or host.position != (seat, version):
+            return
+        log.info("table %s: seat %d's clock ran out, a %s bot moves for it", table.code, seat, table.level)
+        host.play_once(seat, version, table.level)
+
+    def _round_clock_ran_out(self, table: LobbyTable, rounds: int) -> None:
+        """The end of a round has waited ``clock`` seconds: everybody who has not said ``next`` is ready."""
+        if table.rounds != rounds:
+            return
+        table.round_timer = None
+        host = table.host
+        if self._closing or self.tables.get(table.code) is not table or host is None:
+            return
+        for seat in host.waiting_for:
+            host.ready(seat)
 
     def _broadcast_table(self, table: LobbyTable) -> None:
         summary = table.summary()
         for person in table.people():
             person.send({"type": "table", "table": summary})
-
-
-def run_headless(bind: str, port: int, *, name: str = "Parlour", password: str | None = None) -> int:
-    """Run a host alone until SIGINT (Ctrl+C) or SIGTERM: 0 after a clean stop, 2 (after one sentence on stderr)
-    when it cannot listen. What ``parlour host --headless`` runs."""
-
-    async def serve() -> int:
-        server = LanServer(name=name, password=password)
-        try:
-            bound = await server.start(bind, port)
-        except OSError as err:
-            if err.errno == errno.EADDRINUSE:
-                print(f"parlour: port {port} is in use on {bind}: choose another with --port", file=sys.stderr)
-            else:
-                print(f"parlour: cannot listen on {bind}:{port}: {err.strerror or err}", file=sys.stderr)
-            return 2
-        print(f"parlour: hosting on {bind}:{bound} (Ctrl+C stops)", file=sys.stderr, flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
-        await stop.wait()
-        print("parlour: stopping", file=sys.stderr, flush=True)
-        await server.close()
-        return 0
-
-    return asyncio.run(serve())

@@ -1,0 +1,198 @@
+"""LAN play through the UI: a Pilot-driven LanApp in the lobby of a real host on 127.0.0.1, at a table with a
+player over the network (a thread playing random legal moves through its own NetworkSession) and bots; whole matches
+to the results; names that look like markup shown as typed, in the lobby and at the table."""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+from tui_helpers import my_turn, wait_for
+
+from engine.errors import ParlourError
+from engine.events import Event
+from engine.games.big2 import PASS, Play
+from engine.lan.net_session import NetworkSession
+from engine.match import RoundOver
+from tui.lan_app import LanApp
+from tui.screens.big2_scoring import Big2ScoringScreen
+from tui.screens.lobby import CreateTableScreen, LobbyScreen
+from tui.screens.results import ResultsScreen
+from tui.screens.reveal import RevealScreen
+from tui.screens.session_screen import SessionScreen
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lan"))
+from lan_helpers import WAIT, ServerThread
+
+
+@pytest.fixture
+def server() -> Iterator[ServerThread]:
+    running = ServerThread()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+class NetPlayer(threading.Thread):
+    """A person over the network, played by a thread: random legal moves, ``next`` after every round."""
+
+    def __init__(self, session: NetworkSession, seed: int) -> None:
+        super().__init__(name="net-player", daemon=True)
+        self.session = session
+        self.rng = random.Random(seed)
+        self.rounds = 0
+        self.stop = threading.Event()
+        self.failed: BaseException | None = None
+
+    def seen(self, event: Event) -> None:
+        if isinstance(event, RoundOver) and not event.last:
+            self.rounds += 1
+
+    def run(self) -> None:
+        answered = 0
+        try:
+            self.session.wait_started(WAIT)
+            self.session.subscribe(self.seen)
+            deadline = time.monotonic() + 120
+            while not self.stop.is_set() and time.monotonic() < deadline:
+                if answered < self.rounds:
+                    answered += 1
+                    self.session.ready()
+                snap = self.session.snapshot()
+                if snap.over:
+                    return
+                if snap.legal:
+                    try:
+                        self.session.submit(self.rng.choice(snap.legal))
+                    except ParlourError:
+                        pass  # overtaken (the clock, a stale snapshot): look again
+                else:
+                    time.sleep(0.01)
+        except BaseException as err:  # reported by the test
+            self.failed = err
+
+
+def screen_text(app: LanApp) -> str:
+    """What the screen shows, as text (from the SVG screenshot: spaces come out as no-break spaces)."""
+    return app.export_screenshot().replace("&#160;", " ").replace("\xa0", " ")
+
+
+async def sit_from_the_lobby(pilot: Pilot, app: LanApp, creator: NetworkSession, code: str) -> None:
+    """The UI player sits at ``code`` (``--table`` did it) and the creator starts once everybody is ready."""
+    lobby = app.lobby
+
+    def seated() -> bool:
+        summary = creator.table
+        return summary is not None and all(s["status"] in ("ready", "bot") for s in summary["seats"][1:])
+
+    assert await wait_for(pilot, seated, tries=1000)
+    creator.sync()
+    seats = lobby.query_one("#seats", DataTable)
+    assert await wait_for(pilot, lambda: lobby.conn.table is not None and seats.row_count > 0)
+
+
+async def test_a_whole_match_of_screw_over_the_lan(server: ServerThread) -> None:
+    creator = NetworkSession.connect("127.0.0.1", server.port, "[b]x[/b]")
+    code = creator.create("screw", 2, bots=[None, None])
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    player = NetPlayer(creator, seed=4)
+    app = LanApp(ann, table=code.lower())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await sit_from_the_lobby(pilot, app, creator, code)
+            seats = app.lobby.query_one("#seats", DataTable)
+            assert await wait_for(pilot, lambda: seats.row_count == 2)
+            assert str(seats.get_row_at(0)[1]) == "[b]x[/b]"
+            assert "[b]x[/b]" in screen_text(app), "the name was read as markup in the lobby"
+            creator.start()
+            player.start()
+            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            table = app.screen
+            assert isinstance(table, SessionScreen) and table.session is ann and ann.info.seat == 1
+            assert await wait_for(pilot, lambda: "[b]x[/b]" in screen_text(app), tries=300)
+            played = 0
+            for _ in range(4000):
+                screen = app.screen
+                if isinstance(screen, ResultsScreen):
+                    break
+                if isinstance(screen, RevealScreen):
+                    await pilot.press("enter")
+                elif my_turn(pilot):
+                    await pilot.press("s")
+                    played += 1
+                else:
+                    await pilot.pause(0.01)
+            assert isinstance(app.screen, ResultsScreen), app.screen
+            assert played > 0 and ann.snapshot().over
+            assert player.failed is None
+            # Back to the lobby: the player leaves the table.
+            await pilot.press("m")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann.table is None)
+    finally:
+        player.stop.set()
+        player.join(WAIT)
+        creator.close()
+        ann.close()
+
+
+async def test_a_whole_match_of_big_two_over_the_lan(server: ServerThread) -> None:
+    creator = NetworkSession.connect("127.0.0.1", server.port, "[@click=app.quit]q[/]")
+    code = creator.create("big2", 2, bots=[None, None])
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    player = NetPlayer(creator, seed=9)
+    app = LanApp(ann, table=code)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await sit_from_the_lobby(pilot, app, creator, code)
+            creator.start()
+            player.start()
+            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            table = app.screen
+            assert isinstance(table, SessionScreen)
+            assert await wait_for(pilot, lambda: "[@click=app.quit]q[/]" in screen_text(app), tries=300)
+            for _ in range(4000):
+                screen = app.screen
+                if isinstance(screen, ResultsScreen):
+                    break
+                if isinstance(screen, Big2ScoringScreen):
+                    await pilot.press("enter")
+                elif my_turn(pilot):
+                    legal = table.session.snapshot().legal
+                    plays = [a for a in legal if isinstance(a, Play)]
+                    table.submit(max(plays, key=lambda p: len(p.cards)) if plays else PASS)
+                await pilot.pause(0.01)
+            assert isinstance(app.screen, ResultsScreen), app.screen
+            assert app.is_running, "a name that looks like a click action quit the app"
+            assert player.failed is None
+    finally:
+        player.stop.set()
+        player.join(WAIT)
+        creator.close()
+        ann.close()
+
+
+async def test_make_a_table_from_the_lobby_and_start_it(server: ServerThread) -> None:
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    app = LanApp(ann)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            await pilot.click("#create")
+            assert await wait_for(pilot, lambda: ann.table is not None)
+            summary = ann.table
+            assert summary is not None and summary["creator"] == "Ann" and summary["game"] == "screw"
+            assert [s["status"] for s in summary["seats"]][1:] == ["bot"] * (len(summary["seats"]) - 1)
+            await pilot.press("g")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            assert ann.info.seat == 0
+    finally:
+        ann.close()

@@ -1,0 +1,113 @@
+"""The app of a player at a LAN host (``parlour join``, ``parlour host``, and every SSH guest): the lobby, and the
+same table screens as local play, fed by a :class:`~engine.lan.net_session.NetworkSession`.
+
+The app owns the connection's lobby side: the host's lobby messages are posted to it from the connection's thread;
+``started`` opens the game's table screen on the same session; when that screen is done (results, or the player
+asks for the menu) the player leaves the table and is back in the lobby. A dropped connection is retried with the
+player's token (the session does it); one that cannot come back ends the app with a sentence.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from textual.app import App, CSSPathType, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from engine.errors import ParlourError
+from engine.lan.net_session import NetworkSession
+from engine.registry import get_entry
+from tui.app import STYLE_FILES, SWITCH_INTERVAL, styles_dir
+from tui.games import screen_class
+from tui.messages import MainMenu, PlayAgain
+from tui.screens.lobby import LobbyMessage, LobbyScreen
+from tui.screens.session_screen import SessionScreen
+
+
+class LanApp(App[None]):
+    TITLE = "Parlour"
+    CSS_PATH: ClassVar[CSSPathType | None] = [styles_dir() / name for name in (*STYLE_FILES, "lobby.tcss")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(self, conn: NetworkSession, *, banner: str = "", table: str | None = None) -> None:
+        super().__init__()
+        self.conn = conn
+        self.lobby = LobbyScreen(conn, banner=banner, table=table)
+        self._stop_watching = conn.watch(lambda data: self.post_message(LobbyMessage(data)))
+        self.farewell: str | None = None
+        """Why the app ended, when it was the host's doing (printed by the command after the screen is restored)."""
+
+    def on_mount(self) -> None:
+        sys.setswitchinterval(SWITCH_INTERVAL)  # see ParlourApp.on_mount
+        self.push_screen(self.lobby)
+
+    def on_unmount(self) -> None:
+        self._stop_watching()
+
+    # -- the host's lobby messages ---------------------------------------------------------------------------------
+    def on_lobby_message(self, message: LobbyMessage) -> None:
+        data = message.data
+        kind = data.get("type")
+        if kind == "started" and not isinstance(self.screen, SessionScreen):
+            self.open_table()
+        elif kind == "chat" and isinstance(self.screen, SessionScreen):
+            self.notify(f"{data.get('name')}: {data.get('text')}", title="Chat", markup=False)
+        elif kind == "lost":
+            if data.get("final"):
+                self.farewell = f"parlour: the connection to the host is gone: {data.get('reason')}"
+                self.exit(return_code=1)
+                return
+            self.notify("The connection to the host dropped: coming back…", severity="warning", markup=False)
+        elif kind == "resumed":
+            self.notify("Back at the host.", markup=False)
+        if self.lobby.is_attached:
+            self.lobby.heard(data)
+
+    def open_table(self) -> None:
+        try:
+            screen = screen_class(get_entry(self.conn.info.key))(self.conn)
+        except ParlourError as err:
+            self.notify(f"Cannot show that table: {err}", severity="error", markup=False)
+            return
+        self._show(screen)
+
+    def back_to_lobby(self) -> None:
+        """Leave the table (a bot takes the seat if the game goes on) and show the lobby."""
+
+        def leave() -> None:
+            try:
+                self.conn.leave()
+            except ParlourError as err:
+                self.call_from_thread(self.notify, f"Could not leave the table: {err}", severity="error", markup=False)
+
+        if self.conn.table is not None:
+            self.run_worker(leave, thread=True, group="leave", exit_on_error=False)
+        self._show(self.lobby)
+
+    def on_main_menu(self, message: MainMenu) -> None:
+        message.stop()
+        self.back_to_lobby()
+
+    def on_play_again(self, message: PlayAgain) -> None:
+        message.stop()
+        self.back_to_lobby()
+
+    def _show(self, screen: Screen[Any]) -> None:
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if self.screen is screen:
+            return
+        if isinstance(self.screen, SessionScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, SessionScreen):
+            yield from screen.commands()
+            yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
+            yield SystemCommand("Back to the lobby", "Leave this table (a bot takes your seat)", self.back_to_lobby)
