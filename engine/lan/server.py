@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hmac
 import json
 import logging
@@ -854,7 +855,9 @@ class LanServer:
         session = table.host.connect(player.seat)
         player.session = session
         player.prompted = -1
-        player.send({"type": "started", "table": table.code, "info": codec.encode(session.info)})
+        # Never the seed: with it, a client could deal every card still to come.
+        info = dataclasses.replace(session.info, seed=None)
+        player.send({"type": "started", "table": table.code, "info": codec.encode(info)})
         loop = self._loop
         host = table.host
 

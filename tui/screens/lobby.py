@@ -32,6 +32,7 @@ from tui.widgets.title_bar import TitleBar
 
 STATUS_WORDS = {
     "open": "free",
+    "creator": "starts it",
     "waiting": "not ready",
     "ready": "ready",
     "bot": "computer",
@@ -73,7 +74,9 @@ def seat_line(seat: dict[str, Any]) -> str:
 
 
 def seats_text(summary: dict[str, Any]) -> str:
-    """``2/4 seated`` for the tables list."""
+    """The tables list's last column: ``2/4`` seats taken while the table is open, else ``playing`` or ``over``."""
+    if summary.get("state") != "open":
+        return str(summary.get("state"))
     seats = summary.get("seats", [])
     taken = sum(1 for seat in seats if seat.get("status") != "open")
     return f"{taken}/{len(seats)}"
@@ -129,12 +132,13 @@ class LobbyScreen(Screen[None]):
         welcome = self.conn.welcome
         self.sub_title = f"Lobby at {welcome.get('host', 'the host')} · you are {welcome.get('name', '?')}"
         tables = self.query_one("#tables", DataTable)
-        tables.add_columns("Table", "Game", "Seats", "State")
+        tables.add_columns("Code", "Game", "Seats")
         seats = self.query_one("#seats", DataTable)
         seats.add_columns("#", "Player", "Status")
         self.query_one("#lobby-tables").border_title = "Tables"
         self.query_one("#lobby-mine").border_title = "Your table"
         self.query_one("#chat-log", Log).border_title = "Chat"
+        self.query_one("#lobby-banner", Static).display = bool(self.banner)
         self.show_mine(self.conn.table)
         self.refresh_tables()
         self.set_interval(2.0, self.refresh_tables)
@@ -194,7 +198,6 @@ class LobbyScreen(Screen[None]):
                 str(summary.get("code")),
                 Text(str(summary.get("title"))),
                 seats_text(summary),
-                str(summary.get("state")),
                 key=str(summary.get("code")),
             )
         if tables:
@@ -203,6 +206,7 @@ class LobbyScreen(Screen[None]):
     def show_mine(self, summary: dict[str, Any] | None) -> None:
         seats = self.query_one("#seats", DataTable)
         seats.clear()
+        seats.display = summary is not None
         mine = self.query_one("#my-table", Static)
         if summary is None:
             mine.update("You are at no table: Enter sits at the one chosen, n makes one.")
@@ -213,10 +217,13 @@ class LobbyScreen(Screen[None]):
         watching = f" · {spectators} watching" if spectators else ""
         mine.update(Content(f"{table_title(summary)}\nmade by {creator}{watching}"))
         for seat in summary.get("seats", []):
+            status = str(seat.get("status"))
+            if status == "waiting" and seat.get("name") == summary.get("creator"):
+                status = "creator"  # starts the game: needs no "ready"
             seats.add_row(
                 str(seat.get("seat")),
                 Text(seat_line(seat)),
-                STATUS_WORDS.get(str(seat.get("status")), str(seat.get("status"))),
+                STATUS_WORDS.get(status, status),
                 key=str(seat.get("seat")),
             )
 
