@@ -23,14 +23,17 @@ from engine.registry import get_entry
 from tui.app import STYLE_FILES, SWITCH_INTERVAL, styles_dir
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain
-from tui.screens.lobby import LobbyMessage, LobbyScreen
+from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
 from tui.screens.session_screen import SessionScreen
 
 
 class LanApp(App[None]):
     TITLE = "Parlour"
     CSS_PATH: ClassVar[CSSPathType | None] = [styles_dir() / name for name in (*STYLE_FILES, "lobby.tcss")]
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("ctrl+t", "chat", "Chat", priority=True),
+    ]
 
     def __init__(self, conn: NetworkSession, *, banner: str = "", table: str | None = None) -> None:
         super().__init__()
@@ -63,6 +66,13 @@ class LanApp(App[None]):
             self.notify("The connection to the host dropped: coming back…", severity="warning", markup=False)
         elif kind == "resumed":
             self.notify("Back at the host.", markup=False)
+        elif kind == "clock":
+            seconds = float(data.get("seconds", 0))
+            self.notify(
+                f"Your move: {seconds:.0f} s on the clock, then a bot plays it for you.",
+                timeout=min(max(seconds - 1, 1), 6),
+                markup=False,
+            )
         if self.lobby.is_attached:
             self.lobby.heard(data)
 
@@ -104,6 +114,28 @@ class LanApp(App[None]):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+
+    def action_chat(self) -> None:
+        """Say something at your table, from any screen (the lobby has its own line for it)."""
+        if self.screen is self.lobby:
+            self.lobby.action_chat()
+            return
+        if self.conn.table is None or isinstance(self.screen, ChatScreen):
+            return
+
+        def said(text: str | None) -> None:
+            if not text:
+                return
+
+            def send() -> None:
+                try:
+                    self.conn.chat(text)
+                except ParlourError as err:
+                    self.call_from_thread(self.notify, f"Not sent: {err}", severity="error", markup=False)
+
+            self.run_worker(send, thread=True, group="chat", exit_on_error=False)
+
+        self.push_screen(ChatScreen(), callback=said)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

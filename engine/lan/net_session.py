@@ -259,7 +259,8 @@ class NetworkSession:
 
     def watch(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
         """Call ``callback`` (on the connection's thread) with each lobby message from the host: ``table``,
-        ``chat``, ``started``, ``left``, ``bye``; and with ``{"type": "lost", "reason": ..., "final": bool}`` when
+        ``chat``, ``started``, ``left``, ``bye``; ``{"type": "clock", "seconds": s}`` when this seat must act
+        within ``s`` seconds (a table with a turn clock); ``{"type": "lost", "reason": ..., "final": bool}`` when
         the connection drops (``final``: it will not come back) and ``{"type": "resumed"}`` when it is back."""
         with self._subscribers_lock:
             self._listeners.append(callback)
@@ -622,6 +623,9 @@ class NetworkSession:
                     self._awaiting_first = False
                     self._started = True
                     self._state.notify_all()
+            clock = data.get("clock")
+            if isinstance(clock, int | float) and not isinstance(clock, bool):
+                self._tell({"type": "clock", "seconds": float(clock)})
         elif kind == "error":
             self._last_error = str(data.get("message", data.get("code")))
         elif kind == "table":

@@ -208,8 +208,7 @@ class SshGateway:
         self._closing = True
         acceptor, self._acceptor = self._acceptor, None
         if acceptor is not None:
-            acceptor.close()
-            await acceptor.wait_closed()
+            acceptor.close()  # no new connections; its wait_closed() comes last (see below)
         await asyncio.gather(*(session.stop() for session in list(self._sessions)))
         connections = list(self._connections)
         for connection in connections:
@@ -217,6 +216,11 @@ class SshGateway:
         await asyncio.gather(*(connection.wait_closed() for connection in connections))
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        if acceptor is not None:
+            # From Python 3.12.1 a server's wait_closed() also waits for every connection it accepted (before, it
+            # returned at once): asked only now that this gateway has ended them all, it returns on every version.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(acceptor.wait_closed(), 2.0)
         log.info("SSH gateway closed")
 
     # -- for the connection and session objects -------------------------------------------------------------------

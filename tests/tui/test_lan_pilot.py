@@ -196,3 +196,40 @@ async def test_make_a_table_from_the_lobby_and_start_it(server: ServerThread) ->
             assert ann.info.seat == 0
     finally:
         ann.close()
+
+
+async def test_chat_at_the_table_and_the_turn_clock(server: ServerThread) -> None:
+    """At a clocked table the player is told the time to move; an idle player's move is made by a bot, and the seat
+    stays theirs. Ctrl+T says something to the table from the table screen."""
+    cleo = NetworkSession.connect("127.0.0.1", server.port, "Cleo")
+    heard: list[dict[str, object]] = []
+    cleo.watch(heard.append)
+    code = cleo.create("screw", 2, bots=[None, None], clock=0.4)
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    app = LanApp(ann, table=code)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await sit_from_the_lobby(pilot, app, cleo, code)
+            cleo.start()
+            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+
+            def told() -> bool:
+                return any("on the clock" in str(n.message) for n in app._notifications)
+
+            assert await wait_for(pilot, told, tries=1000), "no word of the turn clock"
+            # Nobody presses anything: the clock plays both seats, and Ann's seat stays hers.
+            assert await wait_for(pilot, lambda: ann.snapshot().version >= 3, tries=1000)
+            summary = cleo.table
+            assert summary is not None and summary["seats"][1]["name"] == "Ann"
+            await pilot.press("ctrl+t")
+            await pilot.press(*"gg [b]", "enter")
+
+            def chatted() -> bool:
+                cleo.sync()
+                return {"type": "chat", "table": code, "name": "Ann", "text": "gg [b]"} in heard
+
+            assert await wait_for(pilot, chatted, tries=500)
+            assert any(isinstance(screen, SessionScreen) for screen in app.screen_stack), "chat left the table"
+    finally:
+        cleo.close()
+        ann.close()

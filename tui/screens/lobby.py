@@ -461,3 +461,20 @@ class CreateTableScreen(ModalScreen[TableRequest | None]):
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class ChatScreen(ModalScreen[str | None]):
+    """One line to say at your table, over the table screen (Enter sends, Escape does not)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="chat-dialog"):
+            yield Input(placeholder="Say something at your table (Enter sends)", max_length=500, id="chat-line")
+
+    @on(Input.Submitted, "#chat-line")
+    def _send(self, message: Input.Submitted) -> None:
+        self.dismiss(message.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
