@@ -39,7 +39,9 @@ class LanApp(App[None]):
         super().__init__()
         self.conn = conn
         self.lobby = LobbyScreen(conn, banner=banner, table=table)
-        self._stop_watching = conn.watch(lambda data: self.post_message(LobbyMessage(data)))
+        self._stop_watching = conn.watch(self._from_host)
+        self._statuses: dict[int, tuple[str | None, str]] = {}
+        """Each seat's (name, status) at the last table summary: what changed is told during a game."""
         self.farewell: str | None = None
         """Why the app ended, when it was the host's doing (printed by the command after the screen is restored)."""
 
@@ -51,11 +53,17 @@ class LanApp(App[None]):
         self._stop_watching()
 
     # -- the host's lobby messages ---------------------------------------------------------------------------------
+    def _from_host(self, data: dict[str, Any]) -> None:
+        """On the connection's thread: hand the message to the app's own (post_message is thread-safe)."""
+        self.post_message(LobbyMessage(data))
+
     def on_lobby_message(self, message: LobbyMessage) -> None:
         data = message.data
         kind = data.get("type")
         if kind == "started" and not isinstance(self.screen, SessionScreen):
             self.open_table()
+        elif kind == "table" and isinstance(data.get("table"), dict):
+            self._seat_news(data["table"])
         elif kind == "chat" and isinstance(self.screen, SessionScreen):
             self.notify(f"{data.get('name')}: {data.get('text')}", title="Chat", markup=False)
         elif kind == "lost":
@@ -75,6 +83,26 @@ class LanApp(App[None]):
             )
         if self.lobby.is_attached:
             self.lobby.heard(data)
+
+    def _seat_news(self, summary: dict[str, Any]) -> None:
+        """During a game, say when a player drops, is replaced by a bot, or comes back (the lobby shows it too)."""
+        seats = {int(s["seat"]): (s.get("name"), str(s.get("status"))) for s in summary.get("seats", [])}
+        before, self._statuses = self._statuses, seats
+        if summary.get("state") != "playing" or not any(isinstance(s, SessionScreen) for s in self.screen_stack):
+            return
+        for seat, (name, status) in seats.items():
+            was = before.get(seat)
+            if was is None or was[1] == status:
+                continue
+            who = name if name is not None else was[0]
+            words = {
+                "away": f"{who} lost the connection: waiting for them to come back",
+                "replaced": f"{who} is away: a bot plays their seat until they return",
+                "connected": f"{who} is back",
+                "bot": f"{who} left: a bot plays their seat",
+            }.get(status)
+            if words and who is not None and who != self.conn.welcome.get("name"):
+                self.notify(words, markup=False)
 
     def open_table(self) -> None:
         try:

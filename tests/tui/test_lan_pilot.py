@@ -233,3 +233,32 @@ async def test_chat_at_the_table_and_the_turn_clock(server: ServerThread) -> Non
     finally:
         cleo.close()
         ann.close()
+
+
+async def test_a_player_who_drops_is_told_about_at_the_table() -> None:
+    server = ServerThread(takeover_after=0.3)
+    cleo = NetworkSession.connect("127.0.0.1", server.port, "Cleo")
+    cleo.resume = False  # she stays away
+    code = cleo.create("big2", 2, bots=[None, None])
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    app = LanApp(ann, table=code)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await sit_from_the_lobby(pilot, app, cleo, code)
+            cleo.start()
+            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            writer = cleo._writer
+            assert writer is not None
+            cleo._loop.call_soon_threadsafe(writer.transport.abort)  # her network fails
+
+            def told(words: str) -> bool:
+                return any(words in str(n.message) for n in app._notifications)
+
+            assert await wait_for(pilot, lambda: told("Cleo lost the connection"), tries=1000)
+            assert await wait_for(pilot, lambda: told("a bot plays their seat until they return"), tries=1000)
+            summary = ann.table
+            assert summary is not None and summary["seats"][0]["status"] == "replaced"
+    finally:
+        cleo.close()
+        ann.close()
+        server.stop()
