@@ -644,6 +644,7 @@ class LanServer:
             raise p.ProtocolError("bad_seat", f"table {table.code} has {len(table.seats)} seats")
         slot = table.seats[message.seat]
         if slot.player is player:
+            player.send({"type": "table", "table": table.summary()})  # already there: the answer a sit waits for
             return
         if slot.player is not None or slot.bot is not None:
             raise p.ProtocolError(p.SEAT_TAKEN, f"seat {message.seat} is taken")

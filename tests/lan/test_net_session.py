@@ -321,3 +321,15 @@ def test_no_resume_after_the_host_said_goodbye(server: ServerThread) -> None:
     lost = next(m for m in heard if m["type"] == "lost")
     assert lost["final"] is True and "goodbye" in str(lost["reason"])
     session.close()
+
+
+def test_sitting_again_in_your_own_seat_is_answered_at_once(server: ServerThread) -> None:
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann", timeout=3.0)
+    try:
+        code = ann.create("screw", 3, bots=[None, None, "easy"], seat=0)
+        started = time.monotonic()
+        ann.sit(code, 0, ready=False)  # a second Enter in the lobby, say
+        assert time.monotonic() - started < 1.0
+        assert ann.table is not None and ann.table["seats"][0]["name"] == "Ann"
+    finally:
+        ann.close()

@@ -114,6 +114,8 @@ class LobbyScreen(Screen[None]):
         self.go_to = table
         """A table code to sit at (or watch) as soon as the lobby opens (``parlour join --table CODE``)."""
         self.tables: list[dict[str, Any]] = []
+        self._joining = False
+        """A join is on its way to the host: another Enter waits for it."""
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -250,9 +252,17 @@ class LobbyScreen(Screen[None]):
     @on(DataTable.RowSelected, "#tables")
     def _table_selected(self) -> None:
         summary = self.chosen()
-        if summary is not None:
+        if summary is not None and not self._joining:
             code = str(summary["code"])
-            self._request(lambda: self._sit_or_watch(code), f"join table {code}")
+            self._joining = True
+
+            def join() -> None:
+                try:
+                    self._sit_or_watch(code)
+                finally:
+                    self._joining = False
+
+            self._request(join, f"join table {code}")
 
     @on(DataTable.RowSelected, "#seats")
     def _seat_selected(self, message: DataTable.RowSelected) -> None:
