@@ -12,8 +12,9 @@ from engine.registry import ENTRIES
 from tui.screens.big2_table import Big2TableScreen
 from tui.screens.session_screen import SessionScreen
 from tui.screens.table import TableScreen
+from tui.screens.trash_table import TrashTableScreen
 
-TABLE_SCREENS: tuple[type[SessionScreen], ...] = (TableScreen, Big2TableScreen)
+TABLE_SCREENS: tuple[type[SessionScreen], ...] = (TableScreen, Big2TableScreen, TrashTableScreen)
 
 
 def screen_class(entry: GameEntry) -> type[SessionScreen]:

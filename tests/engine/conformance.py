@@ -52,7 +52,7 @@ from engine.errors import (
 from engine.events import Event
 from engine.game import Game, GameState, Scenario
 from engine.match import RoundStarted
-from engine.registry import GAMES, bot_levels, make_bot
+from engine.registry import GAMES, bot_levels, get_entry, make_bot
 from engine.table import Table
 
 CARD_TOKEN = re.compile(r'"((?:10|[2-9AJQK])[SHDC]|JK)"')
@@ -140,6 +140,15 @@ class Plug:
     """Starting totals (a Scenario) that keep a match short, by the number of players."""
     player_counts: Callable[[Game[Any, Any, Any]], Sequence[int]] | None = None
     """Player counts to try (default: the fewest, the usual and the most)."""
+    chance_variants: tuple[str, ...] = ()
+    """Variants under which chance is used after the first deal (Trash: one deal draws nothing at random once
+    dealt unless the stock runs out, which it rarely does; *Match* deals again)."""
+    leak_in_events: Callable[[Any], None] | None = None
+    """For a game with no private events (Trash: every event is public, the hidden cards are hidden from all):
+    given a ``pytest.MonkeyPatch``, break the game so that an event names a hidden card (the meta-test's default,
+    sending every seat the full events, would leak nothing)."""
+    leak_in_view: Callable[[Any], None] | None = None
+    """The same for views (the default gives a spectator seat 0's view, which leaks nothing where all is public)."""
 
 
 def _plugs() -> dict[str, Plug]:
@@ -414,6 +423,13 @@ def _short(value: object) -> str:
     return text[:80]
 
 
+def _is_legal(action: object, legal: Sequence[Any]) -> bool:
+    try:
+        return any(type(action) is type(other) and action == other for other in legal)
+    except Exception:
+        return False
+
+
 def try_rejections(
     run: Run, rng: random.Random, pool: list[Any], extra: Sequence[object], views: Sequence[str] | None = None
 ) -> None:
@@ -444,6 +460,8 @@ def try_rejections(
             _expect_rejected(run, seat, legal[0], SeatError)
         _expect_rejected(run, state.players, legal[0], SeatError)
     for action in extra:
+        if _is_legal(action, legal):
+            continue  # a "garbage" object that happens to be a legal action (Trash's PlaceKing(5))
         _expect_rejected(run, to_move if to_move is not None else 0, action)
     assert fingerprint(table) == before, "a rejected action changed a view, the version or the history"
 
@@ -576,7 +594,8 @@ def replay(run: Run) -> None:
 
 def bot_table_transcript(case: Case, levels: Sequence[str], steps: int, think_twice: bool) -> list[str]:
     """A table of bots, stepped ``steps`` times (with extra ``think()`` calls if asked): its history as JSON."""
-    table = make_table(case, bots=[levels[s % len(levels)] for s in range(case.players)])
+    known = [level for level in levels if level in bot_levels(get_entry(case.key).game)] or ["easy"]
+    table = make_table(case, bots=[known[s % len(known)] for s in range(case.players)])
     for _ in range(steps):
         if table.state.is_over:
             break
@@ -639,8 +658,56 @@ class Big2Witness(RoundWitness):
             self.carry = {str(c) for c in shown}
 
 
+class TrashWitness(RoundWitness):
+    """Trash (RULES.md §2): nothing is private to a seat, and the face-down cards and the stock's order are hidden
+    from everybody. A card becomes known to all when it is drawn, turned over (picked up from a slot) or turned up
+    and discarded when a layout is completed; a card placed, discarded or swapped out is one already known (the
+    held card, or a King shown on a slot). A fresh deal forgets everything (a fresh shuffle)."""
+
+    def learn(self, event: Event) -> None:
+        from engine.games import trash
+
+        if isinstance(event, trash.Drew | trash.PickedUp):
+            self.show_all([event.card])
+        elif isinstance(event, trash.Discarded) and event.reason is trash.DiscardReason.COMPLETED:
+            self.show_all([event.card])
+
+
+def _trash_event_leak(monkeypatch: Any) -> None:
+    """Each deal also announces seat 0's face-down slot 1 card as if it had been placed there."""
+    from engine.games import trash
+
+    original = trash.TrashState.start_deal
+
+    def leaky(self: trash.TrashState) -> list[Event]:
+        events = original(self)
+        return [*events, trash.Placed(seat=0, slot=1, card=self.layouts[0][0])]
+
+    monkeypatch.setattr(trash.TrashState, "start_deal", leaky)
+
+
+def _trash_view_leak(monkeypatch: Any) -> None:
+    """Views show every layout card, face down or not."""
+    from engine.games import trash
+
+    original = trash.TrashState._view
+
+    def leaky(self: trash.TrashState, seat: int | None) -> trash.TrashView:
+        view = original(self, seat)
+        return dataclasses.replace(view, layouts=tuple(tuple(layout) for layout in self.layouts))
+
+    monkeypatch.setattr(trash.TrashState, "_view", leaky)
+
+
 PLUGS: dict[str, Plug] = {
     "chase": Plug(ChaseWitness, max_actions=60, totals=lambda players: (2,) * players),
     "big2": Plug(Big2Witness, max_actions=110, deals=2),
+    "trash": Plug(
+        TrashWitness,
+        max_actions=150,
+        chance_variants=("match",),
+        leak_in_events=_trash_event_leak,
+        leak_in_view=_trash_view_leak,
+    ),
 }
-"""Every registered game's plug, by the game's key. Trash and Rank add a witness and one line here."""
+"""Every registered game's plug, by the game's key. Rank adds a witness and one line here."""

@@ -20,6 +20,7 @@ from engine.events import Event
 from engine.game import Scenario
 from engine.games.big2 import PASS, Play, Played
 from engine.games.chase import ChaseAction, HandVoid
+from engine.games.trash import StockShuffled
 from engine.match import RoundOver
 from engine.registry import GAMES, get_entry
 from engine.session import Snapshot, TableInfo
@@ -32,6 +33,9 @@ SETTINGS = [  # (registry key, players, bots, variants, deals, starting totals)
     ("big2", 4, ["easy", "medium"], (), 2, None),
     ("big2", 3, ["easy"], ("pagat-scoring",), 1, None),
     ("big2", 2, ["easy"], ("no-play-after-pass",), 1, None),
+    ("trash", 2, ["easy"], ("last-turn",), None, None),
+    ("trash", 3, ["easy"], ("match", "last-turn"), None, (2, 2, 2)),
+    ("trash", 4, ["easy"], (), None, None),
 ]
 
 
@@ -125,6 +129,7 @@ def test_a_field_named_like_a_tag_key_is_refused_or_kept() -> None:
 # Classes a short self-play may not meet; each is made by hand here (a new game adds its rare ones).
 RARE: list[Any] = [
     HandVoid(would_pay=(0, 1)),
+    StockShuffled(cards=30),  # random play seldom empties a Trash stock
 ]
 
 

@@ -91,7 +91,7 @@ class CountingRandom(random.Random):
 def test_clone_keeps_the_injected_rng(game: str) -> None:
     """A clone plays on exactly as the original (its chance included), with an RNG of the injected class."""
     g = next(x for x in GAMES if x.key == game)
-    state = g.new_match(g.min_players, g.options(), CountingRandom(3))
+    state = g.new_match(g.min_players, g.options(variants=PLUGS[game].chance_variants), CountingRandom(3))
     rng = random.Random(4)
     for _ in range(5):  # somewhere into the match
         state.apply(state.to_move, rng.choice(state.legal_actions()))
@@ -136,20 +136,28 @@ def _tiny(game: str) -> Case:
 
 @pytest.mark.parametrize("game", [g.key for g in GAMES])
 def test_harness_sees_a_leak(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Event, "for_seat", lambda self, seat: self)
+    leak = PLUGS[game].leak_in_events
+    if leak is not None:
+        leak(monkeypatch)  # a game whose events are all public leaks nothing by sending them in full
+    else:
+        monkeypatch.setattr(Event, "for_seat", lambda self, seat: self)
     with pytest.raises(AssertionError, match="may not see"):
         self_play(_tiny(game))
 
 
 @pytest.mark.parametrize("game", [g.key for g in GAMES])
 def test_harness_sees_a_leak_in_a_view(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A spectator given seat 0's view (which names seat 0's cards)."""
+    """A spectator given seat 0's view (which names seat 0's cards), or the game's own leak."""
     original = GameState.view
 
     def leaky(self: GameState[Any, Any, Any], seat: int | None) -> Any:
         return original(self, 0 if seat is None else seat)
 
-    monkeypatch.setattr(GameState, "view", leaky)
+    leak = PLUGS[game].leak_in_view
+    if leak is not None:
+        leak(monkeypatch)
+    else:
+        monkeypatch.setattr(GameState, "view", leaky)
     with pytest.raises(AssertionError, match="may not see"):
         self_play(_tiny(game))
 

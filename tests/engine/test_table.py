@@ -103,7 +103,8 @@ def _eager_run(game: str, *, during_replay: bool) -> tuple[Table, dict[int | Non
 def test_a_subscriber_that_submits_does_not_reorder(game: str) -> None:
     """Every subscriber sees the history, in order, exactly once."""
     table, got, budget = _eager_run(game, during_replay=False)
-    assert budget == 0, "the eager subscriber never submitted"
+    # A short match (one deal of Trash) may end before the subscriber's budget of actions is spent.
+    assert budget == 0 or (budget < 30 and table.state.is_over), "the eager subscriber never submitted"
     for w in got:
         assert got[w] == expected_for(table, w), f"seat {w} saw the events out of order"
 
@@ -112,7 +113,7 @@ def test_a_subscriber_that_submits_does_not_reorder(game: str) -> None:
 def test_a_subscriber_that_submits_while_its_history_is_replayed(game: str) -> None:
     """The same when it starts answering during the replay of the history that subscribe() sends first."""
     table, got, budget = _eager_run(game, during_replay=True)
-    assert budget == 0
+    assert budget == 0 or (budget < 30 and table.state.is_over)
     for w in got:
         assert got[w] == expected_for(table, w), f"seat {w} saw the events out of order"
 

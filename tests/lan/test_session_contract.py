@@ -169,11 +169,15 @@ def make_table(game: Game[Any, Any, Any], people: set[int], seed: int, rounds: i
     players = players_for(game)
     deals = rounds if hasattr(game.options(), "deals") else None
     totals = None if deals else (rounds,) * players
+    # A game that is one deal unless a variant says otherwise (Trash: *Match*, whose totals are the layout sizes)
+    # is played with that variant, so that rounds end before the match does.
+    variants = [v.key for v in game.variants if v.key == "match"]
     return Table.create(
         game.key,
         players=players,
         seed=seed,
         bots=[None if s in people else level for s in range(players)],
+        variants=variants,
         deals=deals,
         scenario=Scenario(totals=totals) if totals else None,
     )

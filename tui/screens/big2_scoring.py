@@ -63,7 +63,7 @@ class Big2ScoringScreen(RoundOverScreen):
         deal = self.deal
         winner = "You win" if deal.winner == self.me else f"{self.names[deal.winner]} wins"
         with Vertical(id="scoring-dialog"):
-            yield Static(f"Deal {self.number} — {winner} the deal", id="scoring-title")
+            yield Static(Content(f"Deal {self.number} — {winner} the deal"), id="scoring-title")  # names: plain text
             with VerticalScroll(id="scoring-seats"):
                 # The winner first, then the losers in seat order.
                 order = [deal.winner] + [s for s in range(len(deal.deltas)) if s != deal.winner]

@@ -74,6 +74,8 @@ class SessionScreen(Screen[None]):
         """The snapshot the table was last drawn from."""
         self._unsubscribe: Callable[[], None] | None = None
         self._hint_busy = False
+        self._stepping = False
+        """True while the table holds an event on screen (``step_pause``) before working off the next."""
 
     # -- hooks for the game's table ------------------------------------------------------------------------------
     def compose_table(self) -> ComposeResult:
@@ -101,6 +103,13 @@ class SessionScreen(Screen[None]):
     def commands(self) -> Iterator[SystemCommand]:
         """The game's entries in the command palette (only those that can be used now)."""
         yield from ()
+
+    def step_pause(self, event: Event) -> float:
+        """Seconds to hold the table as ``event`` left it before the next event is worked off (0: no hold).
+
+        A game whose one move makes a chain of events returns a short pause for each step, so a person can
+        follow the chain; while the table holds it is not idle (no moves), and ``redraw`` waits for the end."""
+        return 0.0
 
     # -- layout and mounting -------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -149,7 +158,7 @@ class SessionScreen(Screen[None]):
             return self._inbox.popleft() if self._inbox else None
 
     def _drain(self) -> None:
-        if self._round_over is not None or self._results_shown or not self.is_mounted:
+        if self._stepping or self._round_over is not None or self._results_shown or not self.is_mounted:
             return
         while (event := self._next_event()) is not None:
             if isinstance(event, RoundStarted):
@@ -162,11 +171,21 @@ class SessionScreen(Screen[None]):
                 self.refresh_bindings()
                 self.app.push_screen(self.round_dialog(event), callback=self._round_dialog_closed)
                 return
+            pause = self.step_pause(event)
+            if pause > 0:
+                self._stepping = True
+                self.refresh_bindings()
+                self.set_timer(pause, self._step_done)
+                return
         if self._match_over is not None:
             self.redraw()
             self._show_results()
             return
         self.redraw()
+
+    def _step_done(self) -> None:
+        self._stepping = False
+        self._drain()
 
     def redraw(self) -> None:
         """Draw the table from a fresh snapshot."""
@@ -209,8 +228,8 @@ class SessionScreen(Screen[None]):
             self.post_message(MainMenu())
 
     def idle(self) -> bool:
-        """True when the table is in play on this screen: no round's end or results showing."""
-        return self._round_over is None and not self._results_shown
+        """True when the table is in play on this screen: no round's end or results showing, no step held."""
+        return self._round_over is None and not self._results_shown and not self._stepping
 
     # -- your moves ----------------------------------------------------------------------------------------------
     @property
