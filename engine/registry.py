@@ -21,11 +21,13 @@ from engine import codec
 from engine.bots import Bot, RandomBot
 from engine.bots.big2 import EasyBig2Bot, HardBig2Bot, MediumBig2Bot
 from engine.bots.chase import HardChaseBot, MediumChaseBot
+from engine.bots.rank import HardRankBot, MediumRankBot
 from engine.bots.trash import HardTrashBot, MediumTrashBot
 from engine.errors import OptionError, UnknownGameError, echo
 from engine.game import BotFactory, Game, GameEntry
 from engine.games.big2 import Big2Game
 from engine.games.chase import ChaseGame
+from engine.games.rank import RankGame
 from engine.games.trash import TrashGame
 
 __all__ = [
@@ -57,6 +59,7 @@ REGISTRATIONS: tuple[Registration, ...] = (
     Registration(ChaseGame(), {"easy": RandomBot, "medium": MediumChaseBot, "hard": HardChaseBot}),
     Registration(Big2Game(), {"easy": EasyBig2Bot, "medium": MediumBig2Bot, "hard": HardBig2Bot}),
     Registration(TrashGame(), {"easy": RandomBot, "medium": MediumTrashBot, "hard": HardTrashBot}),
+    Registration(RankGame(), {"easy": RandomBot, "medium": MediumRankBot, "hard": HardRankBot}),
 )
 GAMES: tuple[Game[Any, Any, Any], ...] = tuple(r.game for r in REGISTRATIONS)
 ENTRIES: tuple[GameEntry, ...] = tuple(entry for game in GAMES for entry in game.entries())

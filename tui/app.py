@@ -31,7 +31,7 @@ __all__ = ["ParlourApp", "PlayConfig", "styles_dir"]
 
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may run before Python offers the interpreter to another (the default is 0.005)."""
-STYLE_FILES = ("base.tcss", "menu.tcss", "table.tcss", "big2.tcss", "trash.tcss", "dialogs.tcss")
+STYLE_FILES = ("base.tcss", "menu.tcss", "table.tcss", "big2.tcss", "trash.tcss", "rank.tcss", "dialogs.tcss")
 
 
 def styles_dir() -> Path:

@@ -10,11 +10,12 @@ from engine.errors import ParlourError
 from engine.game import GameEntry
 from engine.registry import ENTRIES
 from tui.screens.big2_table import Big2TableScreen
+from tui.screens.rank_table import RankTableScreen
 from tui.screens.session_screen import SessionScreen
 from tui.screens.table import TableScreen
 from tui.screens.trash_table import TrashTableScreen
 
-TABLE_SCREENS: tuple[type[SessionScreen], ...] = (TableScreen, Big2TableScreen, TrashTableScreen)
+TABLE_SCREENS: tuple[type[SessionScreen], ...] = (TableScreen, Big2TableScreen, TrashTableScreen, RankTableScreen)
 
 
 def screen_class(entry: GameEntry) -> type[SessionScreen]:

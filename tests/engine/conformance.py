@@ -699,6 +699,27 @@ def _trash_view_leak(monkeypatch: Any) -> None:
     monkeypatch.setattr(trash.TrashState, "_view", leaky)
 
 
+class RankWitness(RoundWitness):
+    """Rank (RULES.md §4): a seat sees its own dealt hand, the cards it draws and the two cards it takes coming
+    back; everybody sees the starter (a joker turned up too), every card played and the hands shown at the end of a
+    deal. The stock is hidden from everybody. Nothing lasts past the deal, except that a view may keep the last
+    deal's hands shown."""
+
+    def learn(self, event: Event) -> None:
+        from engine.games import rank
+
+        if isinstance(event, rank.HandDealt | rank.CameBack):
+            self.show(event.seat, event.cards or ())
+        elif isinstance(event, rank.Drew):
+            self.show(event.seat, [event.card])
+        elif isinstance(event, rank.StarterTurned | rank.Played):
+            self.show_all([event.card])
+        elif isinstance(event, rank.DealOver):
+            shown = [card for hand in event.hands for card in hand]
+            self.show_all(shown)
+            self.carry = {str(c) for c in shown}
+
+
 PLUGS: dict[str, Plug] = {
     "chase": Plug(ChaseWitness, max_actions=60, totals=lambda players: (2,) * players),
     "big2": Plug(Big2Witness, max_actions=110, deals=2),
@@ -709,5 +730,6 @@ PLUGS: dict[str, Plug] = {
         leak_in_events=_trash_event_leak,
         leak_in_view=_trash_view_leak,
     ),
+    "rank": Plug(RankWitness, max_actions=150, deals=1),
 }
-"""Every registered game's plug, by the game's key. Rank adds a witness and one line here."""
+"""Every registered game's plug, by the game's key."""

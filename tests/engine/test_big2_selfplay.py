@@ -99,9 +99,12 @@ def check_invariants(state: Big2State, track: Tracker, events: list[Event]) -> N
     assert union & state.played == 0 and union & track.set_aside == 0 and state.played & track.set_aside == 0
     assert union | state.played | track.set_aside == ALL, "every card is in exactly one place"
     assert track.set_aside.bit_count() == (26 if n == 2 else 0)
-    zones = state.zones()
-    assert is_conserved(zones.values(), state.full_deck()), "the zones hold every card once"
-    assert (n == 2) == ("set aside" in zones)
+    if track.steps % 25 == 0 or any(isinstance(e, DealOver) for e in events):
+        # The masks above already account for every card at every step; the zones (built from card objects,
+        # counted as a multiset: the slow part of a step) are checked now and then and at the end.
+        zones = state.zones()
+        assert is_conserved(zones.values(), state.full_deck()), "the zones hold every card once"
+        assert (n == 2) == ("set aside" in zones)
     counts = tuple(h.bit_count() for h in state.hands)
     spectator = state.view(None)
     assert spectator.counts == counts and spectator.hand == ()

@@ -67,9 +67,11 @@ def check_invariants(state: ChaseState, track: Tracker) -> None:
     assert len(set(everything)) == len(everything), "no card in two places"
     assert set(everything) <= FULL_DECK
     assert len(everything) == 52 - track.deck_taken, "held + deck = 52 minus the cards swapped or cut away"
-    zones = state.zones()
-    assert is_conserved(zones.values(), state.full_deck()), "every card is somewhere exactly once"
-    assert len(zones["set aside"]) == track.deck_taken
+    if track.steps % 10 == 0 or state.is_over:
+        # The set checks above hold every step; the zones (a multiset of card objects: the slow part) now and then.
+        zones = state.zones()
+        assert is_conserved(zones.values(), state.full_deck()), "every card is somewhere exactly once"
+        assert len(zones["set aside"]) == track.deck_taken
     watchers = [*range(n), None] if track.steps % REJECT_EVERY == 0 else [state.to_move, None]
     for seat in watchers:
         view = state.view(seat)

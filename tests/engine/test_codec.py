@@ -18,6 +18,7 @@ from engine.cards import Card
 from engine.errors import CodecError, ParlourError
 from engine.events import Event
 from engine.game import Scenario
+from engine.games import rank
 from engine.games.big2 import PASS, Play, Played
 from engine.games.chase import ChaseAction, HandVoid
 from engine.games.trash import StockShuffled
@@ -36,6 +37,7 @@ SETTINGS = [  # (registry key, players, bots, variants, deals, starting totals)
     ("trash", 2, ["easy"], ("last-turn",), None, None),
     ("trash", 3, ["easy"], ("match", "last-turn"), None, (2, 2, 2)),
     ("trash", 4, ["easy"], (), None, None),
+    ("rank", 2, ["easy"], (), 1, None),
 ]
 
 
@@ -130,6 +132,9 @@ def test_a_field_named_like_a_tag_key_is_refused_or_kept() -> None:
 RARE: list[Any] = [
     HandVoid(would_pay=(0, 1)),
     StockShuffled(cards=30),  # random play seldom empties a Trash stock
+    rank.JokerReturned(),  # a joker turned up as the starter: 2 deals in 54
+    (rank.Pass(),),  # declining a Joker's follow-up, or nothing to play nor to draw
+    rank.Passed(seat=1),
 ]
 
 

@@ -1,6 +1,8 @@
 """A hand of cards drawn as one widget: a row of small card faces, a cursor, selected cards raised.
 
-One widget for the whole hand (not one per card): a 13-card hand redraws as a single render, in place.
+One widget for the whole hand (not one per card): a 13-card hand redraws as a single render, in place. A hand
+wider than the strip (Rank's can grow past 20 cards) shows a window of it that follows the cursor, with ``‹`` and
+``›`` at the edges saying there is more; a hand that fits is drawn exactly as before.
 """
 
 from __future__ import annotations
@@ -68,13 +70,20 @@ class HandStrip(Widget, can_focus=True):
         strip: HandStrip
         selected: tuple[Card, ...]
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, single: bool = False) -> None:
+        """``single``: one card is chosen at a time, the cursor's (a game played a card at a time, Rank): the
+        arrows move it and a click chooses the card clicked, instead of toggling cards in and out."""
         super().__init__(id=id)
+        self.single = single
         self.cards: tuple[Card, ...] = ()
         """As shown, left to right."""
         self.selected: set[Card] = set()
         self.hinted: set[Card] = set()
+        self.playable: set[Card] = set()
+        """Cards drawn in the success colour: what may be played now (empty: no marks)."""
         self.cursor = 0
+        self.first = 0
+        """The first card shown when the hand is wider than the strip."""
         self.sort: SortOrder = "rank"
         self._keys: dict[SortOrder, Callable[[Card], tuple[int, int]]] = {}
 
@@ -97,9 +106,20 @@ class HandStrip(Widget, can_focus=True):
         if under in held:
             self.cursor = ordered.index(under)
         self.cursor = max(0, min(self.cursor, len(ordered) - 1))
+        if self.single and ordered:
+            chosen = {ordered[self.cursor]}
+            changed = changed or chosen != self.selected
+            self.selected = chosen
         self.refresh()
         if changed:
             self._changed()
+
+    def mark_playable(self, cards: Iterable[Card]) -> None:
+        """Draw these cards as playable now (none: no marks)."""
+        playable = set(cards)
+        if playable != self.playable:
+            self.playable = playable
+            self.refresh()
 
     def toggle_sort(self) -> SortOrder:
         self.sort = "suit" if self.sort == "rank" else "rank"
@@ -123,12 +143,22 @@ class HandStrip(Widget, can_focus=True):
     def move(self, step: int) -> None:
         if self.cards:
             self.cursor = (self.cursor + step) % len(self.cards)
+            self._follow_cursor()
             self.refresh()
 
     def move_to(self, card: Card) -> None:
         if card in self.cards:
             self.cursor = self.cards.index(card)
+            self._follow_cursor()
             self.refresh()
+
+    def _follow_cursor(self) -> None:
+        """In single mode the cursor's card is the one chosen."""
+        if self.single and self.cards:
+            card = self.cards[self.cursor]
+            if self.selected != {card}:
+                self.selected = {card}
+                self._changed()
 
     def toggle(self, index: int | None = None) -> None:
         """Select or unselect the card at ``index`` (the cursor's card by default)."""
@@ -138,6 +168,11 @@ class HandStrip(Widget, can_focus=True):
             return
         card = self.cards[index]
         self.cursor = index
+        if self.single:
+            self.hinted.clear()
+            self._follow_cursor()
+            self.refresh()
+            return
         self.selected ^= {card}
         self.hinted.clear()
         self.refresh()
@@ -155,10 +190,29 @@ class HandStrip(Widget, can_focus=True):
     def clear(self) -> None:
         self.select(())
 
+    # -- the window shown when the hand is wider than the strip -------------------------------------------------
+    def _window(self) -> tuple[int, int, bool]:
+        """(first card shown, cards shown, scrolled): every card when they fit (or before the first layout)."""
+        width = self.content_size.width
+        count = len(self.cards)
+        if width <= 0 or count * CARD_WIDTH <= width:
+            return 0, count, False
+        room = max(1, (width - 2) // CARD_WIDTH)  # a column at each edge for the ‹ › marks
+        first = min(self.first, count - room)
+        if self.cursor < first:
+            first = self.cursor
+        elif self.cursor >= first + room:
+            first = self.cursor - room + 1
+        self.first = max(0, first)
+        return self.first, room, True
+
     def index_at(self, x: int) -> int | None:
         """The card under column ``x`` of the widget, or None."""
+        first, room, scrolled = self._window()
+        if scrolled:
+            x -= 1
         index = x // CARD_WIDTH
-        return index if 0 <= x and index < len(self.cards) else None
+        return first + index if 0 <= x and index < room and first + index < len(self.cards) else None
 
     def on_click(self, event: events.Click) -> None:
         index = self.index_at(event.x)
@@ -174,7 +228,8 @@ class HandStrip(Widget, can_focus=True):
         # Row 0 holds the tops of raised (selected) cards; rows 1-3 the rest; row 4 the cursor mark.
         rows: list[list[Content]] = [[], [], [], [], []]
         focused = self.has_focus
-        for index, card in enumerate(self.cards):
+        first, room, scrolled = self._window()
+        for index, card in enumerate(self.cards[first : first + room], start=first):
             raised = card in self.selected
             face = small_face(card)
             suit_style = f"bold {RED}" if card.is_red else "bold $text"
@@ -184,6 +239,8 @@ class HandStrip(Widget, can_focus=True):
                 frame = "bold $text-accent" if focused else "$text-accent"
             elif raised:
                 frame = "$text-primary"
+            elif card in self.playable:
+                frame = "$text-success"
             else:
                 frame = "$text-muted"
             top = Content.styled(face[0], frame)
@@ -197,4 +254,11 @@ class HandStrip(Widget, can_focus=True):
             rows[4].append(Content.styled(mark.center(CARD_WIDTH)[:CARD_WIDTH], "bold $text-accent"))
         if not self.cards:
             return Content.styled("(no cards)", "$text-muted")
+        if scrolled:
+            before, after = first, len(self.cards) - first - room
+            for number, row in enumerate(rows):
+                left = "‹" if before and number == 2 else " "
+                right = "›" if after and number == 2 else " "
+                row.insert(0, Content.styled(left, "bold $text-accent"))
+                row.append(Content.styled(right, "bold $text-accent"))
         return Content("\n").join(Content("").join(row) for row in rows)
