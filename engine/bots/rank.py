@@ -9,11 +9,15 @@ or draw when stuck, which rank a Joker names, and whether to add the follow-up.
   drawing; it names a Joker's rank so that it can add a follow-up card (and the best-connected one); it always
   adds the follow-up; and when the player before it has just played their last card it knocks them back in with
   any play it has, an Ace or a Joker included.
-- ``hard`` compares its choices by playing the deal out: flat Monte Carlo over deals sampled consistently with its
-  view (the other hands and the stock dealt at random from the cards it has not seen), every seat then played by
-  ``medium``; a choice scores by how rarely it leaves this seat holding the last cards. Equal ranks are one choice
-  (suits never matter), and a Joker's rank is chosen among ``medium``'s few best. The number of playouts is fixed
-  (a seeded match is reproducible); it is sized so that a decision takes well under a second on a 2-core machine.
+- ``hard`` plays ``medium``'s game with one change that matters most: it keeps its Aces and Jokers for the finish
+  (stuck with more than two cards it draws instead), since an Ace is the best last card there is. Near the end of
+  a deal (two cards or fewer in its hand, an exit pending, or a player about to go out) it searches: flat Monte
+  Carlo over deals sampled consistently with its view (the other hands, the stock and the pile under its top dealt
+  at random from the cards it has not seen), each playout a few dozen moves of that policy for itself and
+  ``medium`` for the others, scored by whether it lost the deal (or, cut short, by how its card count compares).
+  The playouts are few, so its own policy's choice keeps a head start and is overruled only by a clear margin.
+  Equal ranks are one choice (suits never matter), and a Joker's rank is chosen among ``medium``'s few best. The
+  number of playouts is fixed, so a seeded match is reproducible.
 """
 
 from __future__ import annotations
@@ -116,6 +120,25 @@ def medium_choice(view: RankView, legal: Sequence[RankAction]) -> RankAction:
     return legal[0]
 
 
+KEEP_ESCAPES_ABOVE = 2
+"""``hard`` keeps its Aces and Jokers while it holds more cards than this (it draws instead when stuck)."""
+
+
+def keeper_choice(view: RankView, legal: Sequence[RankAction]) -> RankAction:
+    """``hard``'s own policy: ``medium``'s, except that an Ace or a Joker is kept for the finish. Stuck with more
+    than ``KEEP_ESCAPES_ABOVE`` cards, it draws rather than spend one, unless it must knock a player back in or a
+    Joker brings a follow-up along. An Ace is the best last card there is: the next player needs a King, a 2, an
+    Ace or a Joker to answer it, and a player who cannot answer confirms the exit. (Measured: against three
+    ``medium`` this alone lost 18.7% of 600 deals where ``medium`` lost 25.7%.)"""
+    if view.phase is RankPhase.PLAY and DRAW in legal and view.pending is None and len(view.hand) > KEEP_ESCAPES_ABOVE:
+        plays = _plays(legal)
+        if plays and not any(is_normal(p.card, view.rank) for p in plays):
+            jokers = [p for p in plays if p.card.rank is Rank.JOKER]
+            if not (jokers and best_name(view)[1] is not None):
+                return DRAW
+    return medium_choice(view, legal)
+
+
 class MediumRankBot:
     """``medium``: a flexible hand, escapes saved for when it is stuck, Jokers named to fit (see the module)."""
 
@@ -132,13 +155,15 @@ class HardRankBot:
     """``hard``: flat Monte Carlo over sampled deals with ``medium`` playouts (see the module docstring)."""
 
     difficulty = "hard"
-    playouts = 24
+    playouts = 48
     """Playouts per decision, shared among the candidates (fixed: a seeded match is reproducible)."""
     horizon = 40
     """Moves a playout looks ahead. A Rank deal runs to hundreds of moves (draws mostly): a playout stops after
     this many and scores the hand sizes then (the seat with the most cards is the likeliest to be left with them)."""
     names = 3
     """How many of ``medium``'s best Joker ranks are compared."""
+    prior = 0.3
+    """The head start of the policy's own choice, as a share of the playouts per candidate."""
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         self.game = game
@@ -169,9 +194,17 @@ class HardRankBot:
             picks.append(action)
         return picks
 
+    def endgame(self, view: RankView) -> bool:
+        """Where the search pays: this seat close to going out, an exit pending, or a player about to go out."""
+        assert view.seat is not None
+        others = [n for seat, n in enumerate(view.counts) if seat != view.seat and n]
+        return len(view.hand) <= 2 or view.pending is not None or (bool(others) and min(others) <= 1)
+
     def choose(self, view: RankView, legal: Sequence[RankAction], rng: random.Random) -> RankAction:
         if len(legal) == 1 or view.seat is None:
             return legal[0]
+        if not self.endgame(view):
+            return keeper_choice(view, legal)
         picks = self.candidates(view, legal)
         if len(picks) == 1:
             return picks[0]
@@ -182,6 +215,13 @@ class HardRankBot:
             seed = rng.getrandbits(64)
             for index, action in enumerate(picks):
                 scores[index] += self._playout(base, view.seat, action, seed)
+        # The playouts are few and noisy: the policy's own choice stands unless they clearly prefer another.
+        preferred = keeper_choice(view, legal)
+        for index, action in enumerate(picks):
+            if action == preferred or (
+                isinstance(action, Play) and isinstance(preferred, Play) and action.card.rank is preferred.card.rank
+            ):
+                scores[index] += self.prior * rounds
         best = max(range(len(picks)), key=lambda i: scores[i])
         return picks[best]
 
@@ -196,7 +236,8 @@ class HardRankBot:
         steps = 0
         while state.to_move is not None and state.deal == deal and steps < self.horizon:
             mover = state.to_move
-            state.apply(mover, medium_choice(state.view(mover), state.legal_actions()))
+            policy = keeper_choice if mover == seat else medium_choice
+            state.apply(mover, policy(state.view(mover), state.legal_actions()))
             steps += 1
         if state.deal == deal and state.to_move is not None:  # cut short: fewer cards than the others is better
             mine = len(state.hands[seat])

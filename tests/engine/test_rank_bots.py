@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.bots import RandomBot
-from engine.bots.rank import HardRankBot, MediumRankBot, best_name, medium_choice
+from engine.bots.rank import HardRankBot, MediumRankBot, best_name, keeper_choice, medium_choice
 from engine.cards import Card, Rank, parse_cards
 from engine.games.rank import DRAW, PASS, Name, Play, RankGame, RankOptions, RankPhase, RankView
 
@@ -117,3 +117,14 @@ def test_every_bot_choice_is_legal_and_hard_is_reproducible(players: int) -> Non
         state.apply(seat, action)
         steps += 1
     assert steps > 20
+
+
+def test_hard_keeps_an_ace_for_the_finish() -> None:
+    hard = HardRankBot(GAME)
+    stuck = view("AS 9H 9C", "5D")  # three cards, no normal play: draw, and keep the Ace
+    assert hard.choose(stuck, [Play(Card.parse("AS")), DRAW], random.Random(1)) == DRAW
+    knock = view("AS 9H 9C", "5D", pending=3, counts=(0, 5, 5, 0))  # seat 3 went out: knock it back in
+    assert keeper_choice(knock, [Play(Card.parse("AS")), DRAW]) == Play(Card.parse("AS"))
+    finish = view("AS 9H", "5D")  # two cards: the Ace goes now (medium's choice, which hard's search may keep)
+    assert keeper_choice(finish, [Play(Card.parse("AS")), DRAW]) == Play(Card.parse("AS"))
+    assert hard.endgame(finish) and not hard.endgame(stuck)

@@ -198,7 +198,7 @@ async def test_a_guest_over_ssh_plays_a_hand(tmp_path: Path, monkeypatch: pytest
             conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None), WAIT
         )
         screen = Screen(process)
-        await until(lambda: bool(guest_pids("ann")), WAIT, "the guest's child process")
+        await until(lambda: bool(guest_pids("ann")), 3 * WAIT, "the guest's child process")
         pids = guest_pids("ann")
         assert len(pids) == 1, pids
 
@@ -225,7 +225,7 @@ async def test_a_guest_over_ssh_plays_a_hand(tmp_path: Path, monkeypatch: pytest
             return seat is not None and seat["name"] == "ann" and seat["status"] == "ready"
 
         await until(ready, 2 * WAIT, "ann ready", lambda: f"seat 1: {seat_one(cleo)}; {screen.why()}")
-        await until(lambda: "Tables" in screen.text, WAIT, "the lobby on the guest's screen", screen.why)
+        await until(lambda: "Tables" in screen.text, 3 * WAIT, "the lobby on the guest's screen", screen.why)
 
         await asyncio.to_thread(session.start)
         player.start()
@@ -259,7 +259,7 @@ async def test_a_guest_over_ssh_plays_a_hand(tmp_path: Path, monkeypatch: pytest
         conn.close()
         await asyncio.wait_for(conn.wait_closed(), WAIT)
         await until(lambda: not guest_pids("ann") and not os.path.exists(f"/proc/{pids[0]}"), GONE, "the child gone")
-        await until(lambda: gateway.sessions == 0, WAIT, "the session gone")
+        await until(lambda: gateway.sessions == 0, 3 * WAIT, "the session gone")
     finally:
         if player is not None and player.ident is not None:
             player.stop.set()
