@@ -64,6 +64,13 @@ def card_text(card: Card | None) -> str:
     return card.pretty() if card is not None else "?"
 
 
+def and_list(words: Sequence[str]) -> str:
+    """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def who(seat: int, names: Sequence[str], me: int | None, *, start: bool = False) -> str:
     """A seat's name, or "you"/"You" for the seat watching."""
     if seat == me:

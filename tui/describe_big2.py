@@ -31,18 +31,11 @@ from engine.games.big2 import (
     rank_index,
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
-from tui.describe import who
+from tui.describe import and_list, who
 
 
 def cards_text(cards: Sequence[Card]) -> str:
     return " ".join(card.pretty() for card in cards)
-
-
-def and_list(words: Sequence[str]) -> str:
-    """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def left_text(left: int) -> str:

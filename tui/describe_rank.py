@@ -43,8 +43,7 @@ from engine.games.rank import (
     neighbours,
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
-from tui.describe import who
-from tui.describe_big2 import and_list
+from tui.describe import and_list, who
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five")
 

@@ -31,7 +31,7 @@ from engine.games.trash import (
     StockShuffled,
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
-from tui.describe import who
+from tui.describe import and_list, who
 
 SLOT_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 """A slot's label, as the card grid shows it: the Ace's slot is "A"."""
@@ -48,13 +48,6 @@ SOURCE_WORDS = {
 def slot_label(slot: int) -> str:
     """ "A" for slot 1, else the number."""
     return SLOT_LABELS[slot - 1] if 1 <= slot <= len(SLOT_LABELS) else str(slot)
-
-
-def and_list(words: Sequence[str]) -> str:
-    """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def verb(seat: int, me: int | None, plain: str, third: str) -> str:

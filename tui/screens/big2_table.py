@@ -26,8 +26,8 @@ from engine.games.big2 import PASS, Big2View, DealOver, PassTurn, Play, Played, 
 from engine.games.big2 import encoding as big2_encoding
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
-from tui.describe import who
-from tui.describe_big2 import and_list, cards_text, describe_big2, signed
+from tui.describe import and_list, who
+from tui.describe_big2 import cards_text, describe_big2, signed
 from tui.screens.big2_scoring import Big2ScoringScreen
 from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen

@@ -41,8 +41,7 @@ from engine.games.rank import (
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
-from tui.describe import who
-from tui.describe_big2 import and_list
+from tui.describe import and_list, who
 from tui.describe_rank import RankNarrator, options_text, penalty_text, top_text
 from tui.screens.rank_dialogs import FollowUpScreen, JokerNameScreen, RankDealScreen
 from tui.screens.results import MatchSummary
