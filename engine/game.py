@@ -196,15 +196,19 @@ class GameState(ABC, Generic[OptionsT, ViewT, ActionT]):
     def is_over(self) -> bool:
         return self.to_move is None
 
+    def allows(self, action: ActionT) -> bool:
+        """Is ``action`` (well formed) one of the :meth:`legal_actions` now? A game may answer without listing them
+        all (the answer must be the same)."""
+        return action in self.legal_actions()
+
     def check(self, seat: int, action: ActionT) -> None:
         """Raise the error that :meth:`apply` would raise, without changing anything."""
         if self.is_over:
             raise GameOverError("the match is over")
         if seat != self.to_move:
             raise NotYourTurnError(f"it is not seat {seat}'s turn (seat {self.to_move} is to move)")
-        legal = self.legal_actions()
-        if action not in legal:
-            allowed = ", ".join(str(a) for a in legal)
+        if not self.allows(action):
+            allowed = ", ".join(str(a) for a in self.legal_actions())
             raise IllegalActionError(f"{echo(str(action))} is not allowed now; you may: {echo(allowed)}")
 
     def apply(self, seat: int, action: object) -> list[Event]:

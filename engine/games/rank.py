@@ -130,6 +130,9 @@ _NEIGHBOURS: dict[Rank, tuple[Rank, Rank]] = {r: (Rank((r - 2) % 13 + 1), Rank(r
 _NORMAL_ON: dict[Rank, frozenset[Rank]] = {r: frozenset(pair) for r, pair in _NEIGHBOURS.items()}
 """Computed once: the test runs in every legal-move listing, and building enum members there was most of a move's
 cost in self-play."""
+_NO_RANKS: frozenset[Rank] = frozenset()
+_ESCAPES = frozenset({Rank.ACE, Rank.JOKER})
+"""What may be played when no normal play is held."""
 
 
 def is_normal(card: Card, rank: Rank | None) -> bool:
@@ -199,6 +202,7 @@ class Pass:
 
 
 RankAction = Play | Draw | Name | Pass
+_NAME_ACTIONS: tuple[Name, ...] = tuple(Name(r) for r in RANKS)
 DRAW, PASS = Draw(), Pass()
 MAX_ACTION_TEXT = 40
 _RANK_WORDS = {r.text.lower(): r for r in RANKS} | {r.name.lower(): r for r in RANKS} | {"t": Rank.TEN}
@@ -517,24 +521,64 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
     # -- what is asked -------------------------------------------------------------------------------------------
     @property
     def to_move(self) -> int | None:
-        return None if self.over else self.turn
+        return None if self.progress.over else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.progress.over
+
+    def normal_ranks(self) -> frozenset[Rank]:
+        """The ranks a normal play may have now: the two neighbours of the effective rank (none without one)."""
+        pile = self.pile
+        if not pile:
+            return _NO_RANKS
+        rank = pile[-1].rank
+        if rank is Rank.JOKER:
+            if self.named is None:
+                return _NO_RANKS
+            rank = self.named
+        return _NORMAL_ON[rank]
 
     def legal_actions(self) -> list[RankAction]:
-        if self.over:
+        if self.progress.over:
             return []
-        hand = self.hands[self.turn]
         if self.phase is RankPhase.NAME:
-            return [Name(r) for r in RANKS]
-        rank = self.rank
-        normal = _distinct(c for c in hand if is_normal(c, rank))
+            return list(_NAME_ACTIONS)
+        hand = self.hands[self.turn]
+        ok = self.normal_ranks()
+        normal: list[RankAction] = [Play(c) for c in _distinct([c for c in hand if c.rank in ok])]
         if self.phase is RankPhase.FOLLOW:
-            return [*(Play(c) for c in normal), PASS]
+            return [*normal, PASS]
         if normal:
-            return [Play(c) for c in normal]
-        actions: list[RankAction] = [Play(c) for c in _distinct(c for c in hand if c.rank in (Rank.ACE, Rank.JOKER))]
+            return normal
+        actions: list[RankAction] = [Play(c) for c in _distinct([c for c in hand if c.rank in _ESCAPES])]
         if self.can_draw():
             actions.append(DRAW)
         return actions or [PASS]
+
+    def allows(self, action: RankAction) -> bool:
+        """The same answer as ``action in legal_actions()``, without listing them (a self-play step checks one
+        action)."""
+        if self.phase is RankPhase.NAME:
+            return isinstance(action, Name)
+        if isinstance(action, Name):
+            return False
+        hand = self.hands[self.turn]
+        ok = self.normal_ranks()
+        if isinstance(action, Play):
+            card = action.card
+            if card.rank in ok:
+                return card in hand
+            if self.phase is RankPhase.FOLLOW or card.rank not in _ESCAPES or card not in hand:
+                return False
+            return not any(c.rank in ok for c in hand)
+        if self.phase is RankPhase.FOLLOW:
+            return isinstance(action, Pass)
+        if any(c.rank in ok for c in hand):
+            return False
+        if isinstance(action, Draw):
+            return self.can_draw()
+        return not self.can_draw() and not any(c.rank in _ESCAPES for c in hand)
 
     def validate_action(self, action: Any) -> None:
         validate(action)
@@ -635,8 +679,8 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
         if not self.hands[seat] and self.pending != seat:
             self.pending = seat
             events.append(WentOut(seat=seat))
-        holders = self.holders()
-        if len(holders) <= 1:
+        pending = self.pending
+        if sum(1 for s, hand in enumerate(self.hands) if hand or s == pending) <= 1:
             return events + self._end_deal()
         self.turn = self.next_holder(seat)
         return events
@@ -713,8 +757,10 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
         return deck_of(self.players)
 
 
-def _distinct(cards: Any) -> list[Card]:
+def _distinct(cards: list[Card]) -> list[Card]:
     """One of each card (two decks hold two copies), in display order."""
+    if len(cards) < 2:
+        return cards
     return sorted(set(cards), key=sort_key)
 
 

@@ -22,7 +22,7 @@ from rank_helpers import (
 )
 
 from engine import codec
-from engine.cards import JOKER, Rank, is_conserved
+from engine.cards import JOKER, Rank, is_conserved, standard_deck
 from engine.errors import IllegalActionError, InvalidActionError, OptionError
 from engine.games.rank import (
     CameBack,
@@ -457,3 +457,26 @@ def test_views_and_events_round_trip_through_the_codec() -> None:
         assert codec.loads(codec.dumps(view)) == view
     for event in state.history:
         assert codec.loads(codec.dumps(event)) == event
+
+
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_allows_answers_exactly_as_the_legal_list(players: int) -> None:
+    """``apply`` checks one action with ``allows`` instead of listing them all: at every step of random deals, every
+    well-formed action (a play of each card of the game, each name, draw, pass) is allowed exactly when it is in
+    ``legal_actions()``."""
+    candidates = [Play(c) for c in standard_deck(jokers=1)] + [Name(r) for r in Rank if r is not Rank.JOKER]
+    candidates += [Draw(), Pass()]
+    rng = random.Random(players)
+    state = GAME.new_match(players, RankOptions(deals=2), random.Random(players))
+    steps = 0
+    seen: Counter[str] = Counter()
+    while not state.is_over and steps < 1_500:
+        legal = state.legal_actions()
+        for action in candidates:
+            assert state.allows(action) == (action in legal), (action, legal, state.phase)
+        seen[state.phase.value] += 1
+        seat = state.to_move
+        assert seat is not None
+        state.apply(seat, rng.choice(legal))
+        steps += 1
+    assert seen["play"] and seen["name"] and seen["follow"]

@@ -1,7 +1,7 @@
-"""Seeded random self-play of Rank, two players, one-deal matches: 300 deals, checked after every action
+"""Seeded random self-play of Rank, two players, one-deal matches: 1,000 deals, checked after every action
 (tests/engine/rank_helpers.py, :func:`self_play_deals`). Random play makes long deals (hundreds of actions with two
-players, thousands with ten), so the 1,255 deals (5,000 once the engine is faster) are split over the
-``test_rank_selfplay_*`` files for xdist (``--dist loadfile``) to run side by side."""
+players, thousands with ten), so the 5,000 deals are split over the ``test_rank_selfplay_*`` files for xdist
+(``--dist loadfile``) to run side by side; two-player deals are the cheapest, so most of them are."""
 
 from __future__ import annotations
 
@@ -10,6 +10,6 @@ from rank_helpers import SelfPlayTally, self_play_deals
 
 def test_two_player_single_deals_again() -> None:
     tally = SelfPlayTally()
-    self_play_deals(300, seed=12, players=(2,), deals=1, tally=tally)
-    assert tally.games == 300 and tally.deals == 300
+    self_play_deals(1000, seed=12, players=(2,), deals=1, tally=tally)
+    assert tally.games == 1000 and tally.deals == 1000
     assert tally.comebacks and tally.shuffles
