@@ -36,6 +36,7 @@ from engine.games.chase import (
     Traded,
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
+from tui.faces import card_text
 
 ACTED_TEXT: dict[Acted, str] = {
     Acted.STAYED: "stayed",
@@ -60,8 +61,8 @@ def acted_text(acted: Acted | None) -> str | None:
     return ACTED_TEXT[acted] if acted is not None else None
 
 
-def card_text(card: Card | None) -> str:
-    return card.pretty() if card is not None else "?"
+def face(card: Card | None) -> str:
+    return card_text(card) if card is not None else "?"
 
 
 def and_list(words: Sequence[str]) -> str:
@@ -109,12 +110,12 @@ def describe(
     if isinstance(event, CardDealt):
         if event.card is None or event.seat != me:
             return None
-        return f"You were dealt {card_text(event.card)}"
+        return f"You were dealt {face(event.card)}"
     if isinstance(event, KingShown):
         holder = whose(event.seat, names, me, start=True)
         if event.blocked is None:
-            return f"{holder} {card_text(event.card)} is turned face up"
-        return f"{holder} {card_text(event.card)} blocked {whose(event.blocked, names, me)} trade"
+            return f"{holder} {face(event.card)} is turned face up"
+        return f"{holder} {face(event.card)} blocked {whose(event.blocked, names, me)} trade"
     if isinstance(event, Stayed):
         return f"{who(event.seat, names, me, start=True)} stayed"
     if isinstance(event, Traded):
@@ -123,29 +124,29 @@ def describe(
         if event.gave is None or event.got is None:
             return f"{actor} traded with {target}"
         if event.seat == me:
-            return f"You traded with {target}: you gave {card_text(event.gave)} and got {card_text(event.got)}"
+            return f"You traded with {target}: you gave {face(event.gave)} and got {face(event.got)}"
         if event.target == me:
-            return f"{actor} traded with you: you gave {card_text(event.got)} and got {card_text(event.gave)}"
-        return f"{actor} traded with {target}: {actor} gave {card_text(event.gave)} and got {card_text(event.got)}"
+            return f"{actor} traded with you: you gave {face(event.got)} and got {face(event.gave)}"
+        return f"{actor} traded with {target}: {actor} gave {face(event.gave)} and got {face(event.got)}"
     if isinstance(event, DeckSwapped):
         if event.seat == me and event.gave is not None and event.got is not None:
-            return f"You swapped with the deck: you gave {card_text(event.gave)} and got {card_text(event.got)}"
+            return f"You swapped with the deck: you gave {face(event.gave)} and got {face(event.got)}"
         if event.seat == me:
             return "You swapped with the deck"
         return f"{who(event.seat, names, me)} (dealer) swapped with the deck"
     if isinstance(event, PackCut):
         if event.seat == me:
-            return f"You cut the pack: {card_text(event.got)}"
-        return f"{who(event.seat, names, me)} (dealer) cut the pack: {card_text(event.got)}"
+            return f"You cut the pack: {face(event.got)}"
+        return f"{who(event.seat, names, me)} (dealer) cut the pack: {face(event.got)}"
     if isinstance(event, Revealed):
-        shown = ", ".join(f"{who(seat, names, me)} {card_text(card)}" for seat, card in event.cards)
+        shown = ", ".join(f"{who(seat, names, me)} {face(card)}" for seat, card in event.cards)
         return f"Cards up: {shown}"
     if isinstance(event, Paid):
         verb = "pay" if event.seat == me else "pays"
         left = lives_left_text(event.lives_left, options)
         return (
             f"{who(event.seat, names, me, start=True)} {verb} {event.amount} "
-            f"({PAY_REASON_TEXT[event.reason]}: {card_text(event.card)}) — {left}"
+            f"({PAY_REASON_TEXT[event.reason]}: {face(event.card)}) — {left}"
         )
     if isinstance(event, HandVoid):
         return "Everyone still in would be out: nobody pays and the hand is dealt again"

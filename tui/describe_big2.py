@@ -32,10 +32,11 @@ from engine.games.big2 import (
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
 from tui.describe import and_list, who
+from tui.faces import card_text
 
 
 def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(card.pretty() for card in cards)
+    return " ".join(card_text(card) for card in cards)
 
 
 def left_text(left: int) -> str:
@@ -70,7 +71,7 @@ def play_words(cards: Sequence[Card], kind: str) -> str:
     highest = max(cards, key=_rank)
     most = max(ranks, key=lambda r: (ranks[r], r))
     if kind == "single":
-        return f"the {cards[0].pretty()}"
+        return f"the {card_text(cards[0])}"
     if kind == "pair":
         return f"a pair of {RANK_PLURAL[most]}"
     if kind == "triple":
@@ -83,9 +84,9 @@ def play_words(cards: Sequence[Card], kind: str) -> str:
         name = "straight flush" if kind == "straight_flush" else "straight"
         top = next((t for sequence, t in STRAIGHTS if set(sequence) == set(ranks)), _rank(highest))
         top_card = next((card for card in cards if _rank(card) == top), highest)
-        return f"a {name} to the {top_card.pretty()}"
+        return f"a {name} to the {card_text(top_card)}"
     if kind == "flush":
-        return f"a flush, {highest.pretty()} high"
+        return f"a flush, {card_text(highest)} high"
     if kind == "dragon":
         return "the Dragon"
     return cards_text(cards)
@@ -113,7 +114,7 @@ def describe_big2(event: Event, names: Sequence[str], me: int | None, options: A
         dealer = "you deal" if event.dealer == me else f"{who(event.dealer, names, me)} deals"
         return f"Deal {event.round} — {dealer}"
     if isinstance(event, DealStarted):
-        card = event.lead_card.pretty()
+        card = card_text(event.lead_card)
         if event.leader == me:
             return f"You hold the {card} and lead"
         return f"{who(event.leader, names, me)} holds the {card} and leads"

@@ -44,6 +44,7 @@ from engine.games.rank import (
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
 from tui.describe import and_list, who
+from tui.faces import card_text
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five")
 
@@ -80,7 +81,7 @@ def top_text(top: Card | None, named: Rank | None) -> str:
         return "nothing"
     if top.suit is None:
         return f"Joker as {rank_word(named)}" if named is not None else "Joker (to be named)"
-    return top.pretty()
+    return card_text(top)
 
 
 def verb(seat: int, me: int | None, plain: str, third: str) -> str:
@@ -105,13 +106,13 @@ def describe_rank(event: Event, names: Sequence[str], me: int | None) -> str | N
     if isinstance(event, StarterTurned):
         if event.card.suit is None:
             return "A Joker is turned up"
-        return f"The {event.card.pretty()} is turned up to start the pile"
+        return f"The {card_text(event.card)} is turned up to start the pile"
     if isinstance(event, JokerReturned):
         return "The Joker goes back into the stock and another card is turned up"
     actor = who(getattr(event, "seat", -1), names, me, start=True)
     seat = getattr(event, "seat", -1)
     if isinstance(event, Played):
-        card = event.card.pretty()
+        card = card_text(event.card)
         if event.kind is PlayKind.JOKER:
             return f"{actor} {verb(event.seat, me, 'play', 'plays')} a Joker"
         if event.kind is PlayKind.ACE:
@@ -125,7 +126,7 @@ def describe_rank(event: Event, names: Sequence[str], me: int | None) -> str | N
         return f"{actor} {verb(seat, me, 'name', 'names')} {rank_word(event.rank)}"
     if isinstance(event, Drew):
         if event.seat == me and event.card is not None:
-            return f"You draw the {event.card.pretty()}"
+            return f"You draw the {card_text(event.card)}"
         return f"{who(event.seat, names, me, start=True)} {verb(event.seat, me, 'draw', 'draws')} a card"
     if isinstance(event, Passed):
         return f"{who(event.seat, names, me, start=True)} {verb(event.seat, me, 'pass', 'passes')}"
@@ -138,7 +139,7 @@ def describe_rank(event: Event, names: Sequence[str], me: int | None) -> str | N
             return f"{actor} {be} back in, but there is no card to take"
         line = f"{actor} {be} back with {cards_word(event.count)}"
         if event.seat == me and event.cards:
-            line += ": " + " ".join(card.pretty() for card in event.cards)
+            line += ": " + " ".join(card_text(card) for card in event.cards)
         return line
     if isinstance(event, OutForGood):
         return f"{actor} {verb(seat, me, 'are', 'is')} out ({ordinal(event.place)})"

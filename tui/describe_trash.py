@@ -32,6 +32,7 @@ from engine.games.trash import (
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
 from tui.describe import and_list, who
+from tui.faces import card_text
 
 SLOT_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 """A slot's label, as the card grid shows it: the Ace's slot is "A"."""
@@ -69,7 +70,7 @@ def winners_text(winners: Sequence[int], names: Sequence[str], me: int | None) -
 
 def discard_words(event: Discarded, names: Sequence[str], me: int | None) -> str:
     """Why a card went on the discard pile."""
-    card = event.card.pretty()
+    card = card_text(event.card)
     if event.reason is DiscardReason.NO_SLOT:
         return f"The {card} has no slot: discarded"
     if event.reason is DiscardReason.TAKEN:
@@ -99,22 +100,21 @@ def describe_trash(event: Event, names: Sequence[str], me: int | None) -> str | 
     if isinstance(event, Drew):
         actor = who(event.seat, names, me, start=True)
         if event.source == "discard":
-            return f"{actor} {verb(event.seat, me, 'take', 'takes')} the {event.card.pretty()} from the discard pile"
-        return f"{actor} {verb(event.seat, me, 'draw', 'draws')} the {event.card.pretty()} from the stock"
+            return f"{actor} {verb(event.seat, me, 'take', 'takes')} the {card_text(event.card)} from the discard pile"
+        return f"{actor} {verb(event.seat, me, 'draw', 'draws')} the {card_text(event.card)} from the stock"
     if isinstance(event, Placed | KingPlaced):
         actor = who(event.seat, names, me, start=True)
-        return (
-            f"{actor} {verb(event.seat, me, 'put', 'puts')} the {event.card.pretty()} on slot {slot_label(event.slot)}"
-        )
+        card = card_text(event.card)
+        return f"{actor} {verb(event.seat, me, 'put', 'puts')} the {card} on slot {slot_label(event.slot)}"
     if isinstance(event, PickedUp):
         actor = who(event.seat, names, me, start=True)
         turn = verb(event.seat, me, "turn", "turns")
-        return f"{actor} {turn} up the {event.card.pretty()} on slot {slot_label(event.slot)}"
+        return f"{actor} {turn} up the {card_text(event.card)} on slot {slot_label(event.slot)}"
     if isinstance(event, KingReplaced):
         actor = who(event.seat, names, me, start=True)
         return (
-            f"{actor} {verb(event.seat, me, 'put', 'puts')} the {event.card.pretty()} on slot "
-            f"{slot_label(event.slot)} in place of the {event.king.pretty()}, which must move"
+            f"{actor} {verb(event.seat, me, 'put', 'puts')} the {card_text(event.card)} on slot "
+            f"{slot_label(event.slot)} in place of the {card_text(event.king)}, which must move"
         )
     if isinstance(event, Discarded):
         return discard_words(event, names, me)
@@ -174,7 +174,7 @@ class TrashNarrator:
             if isinstance(event, PickedUp) and event.seat == placed.seat and event.slot == placed.slot:
                 who_puts = describe_trash(placed, self.names, self.me)
                 turn = verb(event.seat, self.me, "turn", "turns")
-                return [f"{who_puts} and {turn} up the {event.card.pretty()}"]
+                return [f"{who_puts} and {turn} up the {card_text(event.card)}"]
             lines.extend(self.flush_line(placed))
         if isinstance(event, Placed | KingPlaced):
             self._placed = event
@@ -200,4 +200,4 @@ class TrashNarrator:
 
 def card_words(card: Card | None) -> str:
     """ "the 7♥", or "nothing"."""
-    return f"the {card.pretty()}" if card is not None else "nothing"
+    return f"the {card_text(card)}" if card is not None else "nothing"

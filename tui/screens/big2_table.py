@@ -28,6 +28,7 @@ from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.describe import and_list, who
 from tui.describe_big2 import cards_text, describe_big2, signed
+from tui.faces import card_text
 from tui.screens.big2_scoring import Big2ScoringScreen
 from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen
@@ -178,7 +179,7 @@ class Big2TableScreen(SessionScreen):
                 return Content.styled("The deal is over", "$text-muted")
             text = "You lead" if leader == self.me else f"{self.names[leader]} leads"
             if view.must_include is not None:
-                text += f": the first play must include the {view.must_include.pretty()}"
+                text += f": the first play must include the {card_text(view.must_include)}"
             return Content.styled(text, "italic $text-muted")
         cards = view.table.cards
         combo = classify(cards, view.options)
@@ -193,7 +194,9 @@ class Big2TableScreen(SessionScreen):
         if view.to_move == self.me:
             if view.table is None:
                 if view.must_include is not None:
-                    return Content.styled(f"Your turn: lead with the {view.must_include.pretty()}", "bold $text-accent")
+                    return Content.styled(
+                        f"Your turn: lead with the {card_text(view.must_include)}", "bold $text-accent"
+                    )
                 return Content.styled("Your turn: lead any combination", "bold $text-accent")
             return Content.styled("Your turn: beat it, or pass", "bold $text-accent")
         return Content.styled(f"{self.names[view.to_move]} to play", "$text-muted")
@@ -217,7 +220,7 @@ class Big2TableScreen(SessionScreen):
             else:
                 text += Content.styled(f" — does not beat {table.describe()}", "$text-error")
         elif view.must_include is not None and view.must_include not in cards:
-            text += Content.styled(f" — must include the {view.must_include.pretty()}", "$text-error")
+            text += Content.styled(f" — must include the {card_text(view.must_include)}", "$text-error")
         return text
 
     def _show_status(self) -> None:

@@ -43,6 +43,7 @@ from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.describe import and_list, who
 from tui.describe_rank import RankNarrator, options_text, penalty_text, top_text
+from tui.faces import card_text
 from tui.screens.rank_dialogs import FollowUpScreen, JokerNameScreen, RankDealScreen
 from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen
@@ -265,11 +266,12 @@ class RankTableScreen(SessionScreen):
             status.update(Content(""))
             return
         if Play(chosen) in self.legal:
-            status.update(Content.assemble(("Enter plays the ", "$text-muted"), (chosen.pretty(), "bold"), ""))
+            status.update(Content.assemble(("Enter plays the ", "$text-muted"), (card_text(chosen), "bold"), ""))
         else:
             status.update(
                 Content.assemble(
-                    (chosen.pretty(), "bold"), (f" cannot be played now ({self._why_not(view, chosen)})", "$text-muted")
+                    (card_text(chosen), "bold"),
+                    (f" cannot be played now ({self._why_not(view, chosen)})", "$text-muted"),
                 )
             )
 
@@ -324,7 +326,7 @@ class RankTableScreen(SessionScreen):
         legal = self.legal
         chosen = self._chosen()
         if chosen is not None and Play(chosen) in legal:
-            yield SystemCommand("Play", f"Play the {chosen.pretty()} (Enter)", self.action_play)
+            yield SystemCommand("Play", f"Play the {card_text(chosen)} (Enter)", self.action_play)
         if DRAW in legal:
             yield SystemCommand("Draw", "Draw a card (d)", self.action_draw)
         if PASS in legal and self.view.phase is RankPhase.PLAY:
@@ -384,7 +386,7 @@ class RankTableScreen(SessionScreen):
             self.refuse("You have no card to play")
             return
         if Play(card) not in self.legal:
-            self.refuse(f"The {card.pretty()} cannot be played now: {self._why_not(self.view, card)}")
+            self.refuse(f"The {card_text(card)} cannot be played now: {self._why_not(self.view, card)}")
             return
         self._send(Play(card))
 

@@ -50,6 +50,7 @@ from engine.match import MatchOver, RoundOver
 from engine.session import Session, Snapshot
 from tui.describe import who
 from tui.describe_trash import SOURCE_WORDS, TrashNarrator, slot_label, winners_text
+from tui.faces import card_text
 from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen
 from tui.screens.trash_deal import TrashDealScreen
@@ -373,13 +374,13 @@ class TrashTableScreen(SessionScreen):
             if thinking == seat:
                 return Content.assemble(f"{name} ", THINKING)
             if view.held is not None:
-                return Content.styled(f"{name}'s turn: playing the {view.held.pretty()}", "$text-muted")
+                return Content.styled(f"{name}'s turn: playing the {card_text(view.held)}", "$text-muted")
             return Content.styled(f"{name} to play", "$text-muted")
-        held = view.held.pretty() if view.held is not None else "card"
+        held = card_text(view.held) if view.held is not None else "card"
         if view.phase is TrashPhase.DRAW:
             top = view.discard[-1] if view.discard else None
             if top is not None and DISCARD in self.legal:
-                text = f"Your turn: draw from the stock (s) or take the {top.pretty()} (d)"
+                text = f"Your turn: draw from the stock (s) or take the {card_text(top)} (d)"
             else:
                 text = "Your turn: draw from the stock (s)"
         elif view.phase is TrashPhase.KING:
@@ -458,7 +459,7 @@ class TrashTableScreen(SessionScreen):
 
     def _first(self, view: TrashView) -> str:
         """What must be done first in the current phase (for a key that belongs to another phase)."""
-        held = view.held.pretty() if view.held is not None else "card"
+        held = card_text(view.held) if view.held is not None else "card"
         if view.phase is TrashPhase.KING:
             return f"Place the {held} first: press a face-down slot's key or click it"
         if view.phase is TrashPhase.SWAP:
@@ -486,7 +487,7 @@ class TrashTableScreen(SessionScreen):
             if source == "discard" and top is None:
                 self.refuse("The discard pile is empty: draw from the stock (s)")
             elif source == "discard" and top is not None:
-                self.refuse(f"The {top.pretty()} has no place in your layout now: draw from the stock (s)")
+                self.refuse(f"The {card_text(top)} has no place in your layout now: draw from the stock (s)")
             else:
                 self.refuse("The stock is empty")
             return
@@ -508,7 +509,7 @@ class TrashTableScreen(SessionScreen):
             return
         if PlaceKing(slot) not in self.legal:
             card = view.layouts[me][slot - 1]
-            shown = f"the {card.pretty()}" if card is not None else "a card"
+            shown = f"the {card_text(card)}" if card is not None else "a card"
             self.refuse(f"Slot {slot_label(slot)} is face up ({shown}): a King goes on a face-down slot")
             return
         self._send(PlaceKing(slot))

@@ -7,6 +7,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from engine.cards import Card
+from tui.faces import card_style, card_text, current, suit_class, suit_symbol
 
 RED = "$text-error"
 """The theme's error text colour: a red tuned to read on the theme's background, dark or light."""
@@ -16,7 +17,7 @@ def card_markup(card: Card | None) -> Content:
     """A card's short text, red for hearts and diamonds, theme text colour for spades and clubs."""
     if card is None:
         return Content.styled("?", "$text-muted")
-    return Content.styled(card.pretty(), f"bold {RED}" if card.is_red else "bold $text")
+    return Content.styled(card_text(card), card_style(card))
 
 
 def face_lines(card: Card | None, width: int = 11) -> list[str]:
@@ -36,7 +37,7 @@ def face_lines(card: Card | None, width: int = 11) -> list[str]:
     if card is None:
         return [top] + ["│" + "░" * inner + "│" for _ in range(5)] + [bottom]
     rank = card.rank.text if card.suit is not None else "JK"
-    suit = card.suit.symbol if card.suit is not None else "★"
+    suit = suit_symbol(card.suit)
     rows = [
         rank.ljust(inner),
         suit.ljust(inner),
@@ -54,6 +55,7 @@ class CardFace(Static):
         super().__init__(id=id, classes=classes)
         self._card: Card | None = None
         self._shown = False
+        self._faces = current()
         self.show(card)
 
     @property
@@ -61,10 +63,12 @@ class CardFace(Static):
         return self._card
 
     def show(self, card: Card | None) -> None:
-        if self._shown and card == self._card:
+        if self._shown and card == self._card and self._faces == current():
             return
+        self._faces = current()
         self._card, self._shown = card, True
-        self.set_class(card is not None and card.is_red, "-red")
-        self.set_class(card is not None and not card.is_red, "-black")
+        colour = suit_class(card)
+        for name in ("-red", "-black", "-diamonds", "-clubs"):
+            self.set_class(card is not None and name == colour, name)
         self.set_class(card is None, "-back")
         self.update(Text("\n".join(face_lines(card))))

@@ -1,4 +1,4 @@
-"""The event log: one plain line per event, card names coloured by suit."""
+"""The event log: one plain line per event, card names coloured by suit (two colours or four, :mod:`tui.faces`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ from rich.text import Text
 from textual.theme import Theme
 from textual.widgets import RichLog
 
-_RED_CARD = re.compile(r"\b(?:10|[2-9AJQK])[♥♦]")
-_BLACK_CARD = re.compile(r"\b(?:10|[2-9AJQK])[♠♣]")
+from engine.cards import Card, Rank, Suit
+from tui.faces import card_style
+
+_CARD = re.compile(r"\b(?:10|[2-9AJQK])([♠♥♦♣]|[SHDC]\b)")
+_SUIT_OF = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
 class EventLog(RichLog):
@@ -38,9 +41,11 @@ class EventLog(RichLog):
 
     def _write_line(self, line: str, emphasis: bool) -> None:
         text = Text(line, style=Style(bold=True) if emphasis else "")
-        red = self.app.get_css_variables().get("text-error", "red")
-        for match in _RED_CARD.finditer(line):
-            text.stylize(Style.parse(f"bold {red}"), match.start(), match.end())
-        for match in _BLACK_CARD.finditer(line):
-            text.stylize(Style(bold=True), match.start(), match.end())
+        variables = self.app.get_css_variables()
+        for match in _CARD.finditer(line):
+            suit = _SUIT_OF.get(match.group(1), match.group(1))
+            style = card_style(Card(Rank.ACE, Suit(suit)))
+            colour = style.removeprefix("bold ").removeprefix("$")
+            shade = variables.get(colour) if colour != "text" else None
+            text.stylize(Style.parse(f"bold {shade}") if shade else Style(bold=True), match.start(), match.end())
         self.write(text)

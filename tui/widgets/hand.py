@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from engine.cards import Card
-from tui.widgets.card import RED
+from tui.faces import card_style, suit_symbol
 
 CARD_WIDTH = 4
 """Columns per card: ``┌──┐`` / ``│10│`` / ``└♥─┘``."""
@@ -33,7 +33,7 @@ def small_face(card: Card) -> tuple[str, str, str]:
     ('┌──┐', '│ 9│', '└♠─┘')
     """
     rank = card.rank.text if card.suit is not None else "JK"
-    suit = card.suit.symbol if card.suit is not None else "★"
+    suit = suit_symbol(card.suit)
     return "┌──┐", f"│{rank:>2}│", f"└{suit}─┘"
 
 
@@ -42,7 +42,7 @@ def faces_row(cards: Sequence[Card]) -> Content:
     rows: list[list[Content]] = [[], [], []]
     for card in cards:
         top, middle, bottom = small_face(card)
-        suit_style = f"bold {RED}" if card.is_red else "bold $text"
+        suit_style = card_style(card)
         rows[0].append(Content(top))
         rows[1].append(Content.assemble("│", (middle[1:3], suit_style), "│"))
         rows[2].append(Content.assemble("└", (bottom[1], suit_style), "─┘"))
@@ -232,7 +232,7 @@ class HandStrip(Widget, can_focus=True):
         for index, card in enumerate(self.cards[first : first + room], start=first):
             raised = card in self.selected
             face = small_face(card)
-            suit_style = f"bold {RED}" if card.is_red else "bold $text"
+            suit_style = card_style(card)
             if card in self.hinted:
                 frame = "bold $text-success"
             elif index == self.cursor:

@@ -21,7 +21,7 @@ from textual.widgets import Static
 
 from engine.cards import Card, Rank
 from tui.describe_trash import slot_label
-from tui.widgets.card import RED
+from tui.faces import card_style, card_text
 from tui.widgets.seats import seat_title
 
 CardSize = Literal["small", "medium", "large"]
@@ -34,11 +34,6 @@ SIZE_HEIGHT: dict[CardSize, int] = {"small": 1, "medium": 3, "large": 5}
 
 def is_king(card: Card | None) -> bool:
     return card is not None and card.rank is Rank.KING
-
-
-def card_text(card: Card) -> str:
-    """ "7♥", "10♣" (a card's short face)."""
-    return card.pretty()
 
 
 def card_lines(slot: int, card: Card | None, size: CardSize) -> list[str]:
@@ -88,7 +83,7 @@ def card_content(slot: int, card: Card | None, size: CardSize) -> Content:
         return head + Content("\n") + rest
     if is_king(card):
         return Content.styled("\n".join(lines), "bold $text-warning")
-    colour = f"bold {RED}" if card.is_red else "bold $text"
+    colour = card_style(card)
     return Content.styled("\n".join(lines), colour)
 
 
