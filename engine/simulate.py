@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, is_dataclass
 from typing import Any
 
@@ -37,11 +37,15 @@ def simulate(
     variants: Sequence[str] = (),
     deals: int | None = None,
     rotate: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` matches between bots and report per-seat wins and scores (and game-specific stats).
 
     With ``rotate``, match ``i`` seats the bots turned ``i`` places round the table, so each bot plays every seat
     equally often; the per-seat figures are then per *line-up position* (the order of ``bots``).
+
+    ``progress``, if given, is called as ``progress(done, games)`` after each match, so a caller can show how far
+    a long run has got (the CLI's progress bar) without this module knowing anything about terminals.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionError("--games must be at least 1")
@@ -76,6 +80,8 @@ def simulate(
         for seat, score in enumerate(result.scores):
             score_sums[position[seat]] += score
         figures.add(table.state, position)
+        if progress is not None:
+            progress(index + 1, games)
     seconds = time.perf_counter() - started
     seats = [
         {

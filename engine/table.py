@@ -10,11 +10,19 @@
 Events reach every subscriber in the order of the history, each exactly once, even when a subscriber submits an
 action from inside its callback (those events are delivered after the current one has reached everybody). A
 subscriber that raises is logged and skipped; the others still get the event, and the action stays applied.
+
+Every applied action is kept with its seat (``table.actions``), bots' and people's alike, and where its events
+lie in the history (``table.bounds``): with the seed and the setup, that is the whole match (:mod:`engine.records`
+saves, rebuilds and replays it).
+
+>>> [seat for seat, _ in table.actions[:3]], len(table.actions) == table.state.version == len(table.bounds) - 1
+([1, 2, 0], True)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import logging
 import random
 from collections import deque
@@ -23,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.bots import Bot, decision_rng
-from engine.errors import IllegalActionError, OptionError, echo
+from engine.errors import IllegalActionError, OptionError, ParlourError, echo
 from engine.events import Event
 from engine.game import Action, Game, GameEntry, GameState, Scenario
 from engine.registry import get_entry, hint_level, make_bot
@@ -67,9 +75,20 @@ class Table:
         self.options = options
         self.seats = list(seats)
         self.seed = check_seed(seed)
+        self.scenario = scenario
+        self.preset: str = self.game.preset_key(options)
+        self.variants: tuple[str, ...] = ()
+        """The variant keys the options were made with (:meth:`create` sets them; a record shows them)."""
+        self.started_at = datetime.datetime.now(datetime.UTC).isoformat()
+        """When the match began (UTC, ISO 8601): a record keeps it, a rebuilt table gets it back."""
         self.state: GameState[Any, Any, Any] = self.game.new_match(
             len(self.seats), options, random.Random(seed), scenario
         )
+        self.actions: list[tuple[int, Action]] = []
+        """Every applied action with its seat, in order: with the seed and the setup, the whole match."""
+        self.bounds: list[int] = [len(self.state.history)]
+        """Where the actions' events lie in the history: ``history[:bounds[0]]`` came with the deal, before any
+        action, and ``history[bounds[i]:bounds[i + 1]]`` are the events of ``actions[i]``."""
         self._subscribers: list[tuple[int | None, Subscriber]] = []
         self._queue: deque[Event] = deque()
         self._published = len(self.state.history)
@@ -104,7 +123,9 @@ class Table:
             bot = make_bot(entry.game, level) if level else None
             name = names[seat] if seat < len(names) else default_name(seat, level)
             seats.append(SeatInfo(name=name, level=level.strip().lower() if level else None, bot=bot))
-        return cls(entry, options, seats, seed, scenario)
+        table = cls(entry, options, seats, seed, scenario)
+        table.variants = tuple(dict.fromkeys(v.strip().lower() for v in variants if isinstance(v, str)))
+        return table
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -160,10 +181,24 @@ class Table:
 
     # -- actions in ------------------------------------------------------------------------------------------------
     def submit(self, seat: int, action: object) -> list[Event]:
-        """Apply ``action`` for ``seat`` (errors leave everything as it was) and publish the events."""
-        events = self.state.apply(seat, action)
+        """Apply ``action`` for ``seat`` (errors leave everything as it was) and publish the events.
+
+        The action is kept as the game's action object (text is read first), so a record never holds text that
+        would have to be read again in another state."""
+        move = self._coerce(action)
+        events = self.state.apply(seat, move)
+        self.actions.append((seat, move))
+        self.bounds.append(len(self.state.history))
         self._publish(events)
         return events
+
+    def _coerce(self, action: object) -> object:
+        """``action`` as the game's action object, or as given when it is not one (``apply`` then refuses it, with
+        the same error, in the same order of checks, as ever)."""
+        try:
+            return self.state.coerce_action(action)
+        except ParlourError:
+            return action
 
     @property
     def bot_to_move(self) -> bool:

@@ -15,6 +15,7 @@ import tempfile
 import termios
 import time
 import types
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -23,7 +24,7 @@ import pytest
 
 import tui.cli
 from engine import __version__
-from engine.registry import ENTRIES, difficulties, get_entry
+from engine.registry import ENTRIES, get_entry
 from engine.simulate import TIMING_FIELDS
 from tui.cli import main
 
@@ -253,6 +254,7 @@ class FakeConfig:
     variants: tuple[str, ...]
     difficulty: str
     name: str
+    from_settings: tuple[str, ...] = ()
 
 
 class FakeApp:
@@ -296,6 +298,12 @@ def test_play_starts_the_app_with_the_checked_arguments(fake_app: type[FakeApp])
     assert fake_app.started == [FakeConfig("chase", 4, 9, None, ("high-card-pays",), "hard", "Ana[/b]")]
 
 
+def test_play_leaves_players_and_difficulty_to_your_settings_when_not_given(fake_app: type[FakeApp]) -> None:
+    """Not given: the game's own defaults for the checks, and the app fills them from your settings for the game."""
+    assert main(["play", "big2"]) == 0
+    assert fake_app.started == [FakeConfig("big2", 4, None, None, (), "medium", "You", ("players", "difficulty"))]
+
+
 def test_a_crashed_app_exits_non_zero() -> None:
     """What the CLI relies on: Textual sets ``return_code`` to 1 when the app dies of an unhandled error."""
     from textual.app import App
@@ -307,10 +315,15 @@ def test_a_crashed_app_exits_non_zero() -> None:
     assert tui.cli.run_app(Crashing(), headless=True) == 1
 
 
-def run_in_terminal(args: list[str], keys: bytes, settle: float = 1.0, timeout: float = 60.0) -> tuple[int, str, bool]:
-    """Run ``parlour ARGS`` in a pseudo-terminal of 80x24; once it has drawn its title and ``settle`` seconds have
-    passed, type ``keys``. Returns the exit status, what it wrote (escape codes taken out) and whether the keys
-    were typed."""
+ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|.)")
+
+
+def run_in_terminal(
+    args: list[str], steps: Sequence[tuple[str, bytes]], settle: float = 1.0, timeout: float = 60.0
+) -> tuple[int, str, int]:
+    """Run ``parlour ARGS`` in a pseudo-terminal of 80x24 and type as a person would: for each ``(text, keys)`` of
+    ``steps``, once ``text`` is on the screen (written after the keys before it) and ``settle`` seconds have passed,
+    type ``keys``. Returns the exit status, what it wrote (escape codes taken out) and how many steps were typed."""
     controller, terminal = pty.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_DRIVER"} | {"TERM": "xterm-256color"}
@@ -325,8 +338,9 @@ def run_in_terminal(args: list[str], keys: bytes, settle: float = 1.0, timeout: 
     )
     os.close(terminal)
     output = b""
-    typed_at: float | None = None
-    drawn_at: float | None = None
+    typed = 0
+    since = 0  # where the output after the last keys starts
+    seen_at: float | None = None
     deadline = time.monotonic() + timeout
     try:
         while child.poll() is None and time.monotonic() < deadline:
@@ -336,42 +350,36 @@ def run_in_terminal(args: list[str], keys: bytes, settle: float = 1.0, timeout: 
                     output += os.read(controller, 65536)
                 except OSError:  # the child closed the terminal
                     break
-            if drawn_at is None and b"Parlour" in output:
-                drawn_at = time.monotonic()
-            if typed_at is None and drawn_at is not None and time.monotonic() - drawn_at >= settle:
+            if typed == len(steps):
+                continue
+            text, keys = steps[typed]
+            if seen_at is None and text in ESCAPES.sub("", output[since:].decode(errors="replace")):
+                seen_at = time.monotonic()
+            if seen_at is not None and time.monotonic() - seen_at >= settle:
                 os.write(controller, keys)
-                typed_at = time.monotonic()
+                typed, since, seen_at = typed + 1, len(output), None
         status = child.wait(timeout=max(1.0, deadline - time.monotonic()))
     finally:
         if child.poll() is None:
             child.kill()
             child.wait()
         os.close(controller)
-    text = re.sub(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|.)", "", output.decode(errors="replace"))
-    return status, text, typed_at is not None
+    return status, ESCAPES.sub("", output.decode(errors="replace")), typed
 
 
 @pytest.mark.parametrize("key", [e.key for e in ENTRIES])
 def test_the_game_runs_in_a_terminal_and_quits_cleanly(key: str) -> None:
-    """The whole way from the command line to a table and out: ``ctrl+q`` quits with status 0, no traceback."""
-    status, output, typed = run_in_terminal(["play", key, "--seed", "7", "--name", "Ana[/b]"], keys=b"\x11")
+    """The whole way from the command line to a table and out: ``ctrl+q`` asks (a match is on), ``y`` leaves, and
+    the status is 0 with no traceback."""
+    steps = [("Parlour", b"\x11"), ("Quit Parlour?", b"y")]
+    status, output, typed = run_in_terminal(["play", key, "--seed", "7", "--name", "Ana[/b]"], steps)
     assert "Traceback" not in output, output[-3000:]
-    assert typed, f"the app never drew its title: {output[-3000:]}"
+    assert typed == len(steps), f"stopped before step {typed + 1}: {output[-3000:]}"
     assert status == 0
 
 
 # -- help and figures from the registry ----------------------------------------------------------------------------
-def test_play_help_lists_every_games_variants_and_levels(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["play", "--help"])
-    assert exit_info.value.code == 0
-    out = capsys.readouterr().out
-    for entry in ENTRIES:
-        section = out[out.index(f"  {entry.key} (") :]
-        for variant in entry.game.useful_variants(entry.preset):
-            assert f"{variant.key}: " in section
-        assert f"computer players: {', '.join(difficulties(entry.game))}" in section
-    assert "{easy,medium,hard}" in out
+# The help texts (games, presets, house rules, 80 columns) are tested in tests/test_cli_output.py.
 
 
 def test_the_cli_matches_no_game_key() -> None:

@@ -7,12 +7,15 @@ menu by posting messages (:mod:`tui.messages`), so no screen imports the app.
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, CSSPathType, SystemCommand
 from textual.binding import Binding, BindingType
@@ -20,18 +23,38 @@ from textual.screen import Screen
 
 import tui
 from engine.errors import ParlourError
+from engine.events import Event
+from engine.lan.decider import ProcessDecider
 from engine.lan.host import TableHost
-from engine.registry import get_entry
+from engine.match import MatchOver
+from engine.records import finish_match
+from engine.records.paths import autosave_path
+from engine.records.saves import SaveProblem, load_match, store_match
+from engine.registry import difficulties, get_entry
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain, PlayConfig, StartGame
+from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands
 from tui.screens.menu import MenuScreen
 from tui.screens.session_screen import SessionScreen
+from tui.screens.settings import KeepsSettings, SettingsScreen, open_settings
+
+if TYPE_CHECKING:
+    from engine.table import Table as SavedTable  # built by engine.records from a save, never here
 
 __all__ = ["ParlourApp", "PlayConfig", "styles_dir"]
 
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may run before Python offers the interpreter to another (the default is 0.005)."""
-STYLE_FILES = ("base.tcss", "menu.tcss", "table.tcss", "big2.tcss", "trash.tcss", "rank.tcss", "dialogs.tcss")
+STYLE_FILES = (
+    "base.tcss",
+    "menu.tcss",
+    "table.tcss",
+    "big2.tcss",
+    "trash.tcss",
+    "rank.tcss",
+    "dialogs.tcss",
+    "settings.tcss",
+)
 
 
 def styles_dir() -> Path:
@@ -43,33 +66,65 @@ def styles_dir() -> Path:
     return package / "styles"
 
 
+def bots_in_a_process() -> bool:
+    """Do the computer players think in a child process (the default)? ``PARLOUR_BOT_PROCESS=0`` keeps them on a
+    thread of the app's process: the test suite does, as a child process costs a fresh interpreter per table."""
+    return os.environ.get("PARLOUR_BOT_PROCESS", "1") != "0"
+
+
 def new_seed() -> int:
     return secrets.randbelow(1_000_000)
 
 
-class ParlourApp(App[None]):
+class ParlourApp(Navigation, KeepsSettings, App[None]):
     TITLE = "Parlour"
     CSS_PATH: ClassVar[CSSPathType | None] = [styles_dir() / name for name in STYLE_FILES]
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *Navigation.NAVIGATION_BINDINGS,
+        Binding("q", "leave('quit')", "Quit", tooltip="Quit Parlour (asks first while a match is on)"),
+    ]
 
-    def __init__(self, start: PlayConfig | None = None, pace: float = 0.6) -> None:
+    def __init__(self, start: PlayConfig | None = None, pace: float | None = None) -> None:
+        """``pace``: seconds a computer player's move stays before the next; given, it wins over the settings for
+        this run (the tests pass 0), and 0 also plays chains of placements at once."""
         super().__init__()
+        self.load_settings()  # what was wrong with their file is said once, when the app is mounted
+        self.pace_fixed = pace is not None
+        self.pace = self.settings.bot_pace if pace is None else pace
+        self.chain_pace = self.settings.chain_pace if pace is None or pace > 0 else 0.0
+        """Seconds each step of a chain of placements (Trash) stays on screen."""
+        if start is not None and start.name == PlayConfig().name:
+            start = replace(start, name=self.settings.name)  # no name given: yours from the settings
+        if start is not None and start.from_settings:
+            start = self._with_game_defaults(start)
         self.start_config = start
-        self.pace = pace
         self.config: PlayConfig | None = None
         """The configuration of the table in play (its seed filled in)."""
         self.host: TableHost | None = None
         """The host of the table in play: it runs the computer players."""
+
+    def _with_game_defaults(self, config: PlayConfig) -> PlayConfig:
+        """``config`` with the fields the command line left open taken from your settings for its game."""
+        defaults = self.settings.games.get(config.game)
+        if defaults is None:
+            return config
+        rules = get_entry(config.game).game
+        if "players" in config.from_settings and rules.min_players <= defaults.players <= rules.max_players:
+            config = replace(config, players=defaults.players)
+        if "difficulty" in config.from_settings and defaults.difficulty in difficulties(rules):
+            config = replace(config, difficulty=defaults.difficulty)
+        return replace(config, from_settings=())
 
     def on_mount(self) -> None:
         # The computer players think in a child process (bot_process below), but a hint is worked out on a thread
         # of this one. Python hands the interpreter between threads every 5 ms by default, so each step of the UI
         # could wait that long behind it; a shorter interval keeps the screen responsive meanwhile.
         sys.setswitchinterval(SWITCH_INTERVAL)
-        if self.start_config is not None:
-            self.start_game(self.start_config)
-        else:
+        self.apply_loaded_settings()
+        start = self.start_config
+        if start is None:
             self.push_screen(MenuScreen())
+        self.offer_resume(lambda: self.start_game(start) if start is not None else None)
 
     def on_unmount(self) -> None:
         self._close_table()
@@ -97,18 +152,91 @@ class ParlourApp(App[None]):
                 preset=config.preset,
                 variants=config.variants,
                 pace=self.pace,
-                bot_process=True,  # a thinking bot never slows this process (keys, drawing, quitting)
+                bot_process=bots_in_a_process(),  # a thinking bot never slows this process (keys, drawing, quitting)
             )
         except ParlourError as err:
             self.notify(str(err), severity="error", timeout=8, markup=False)
             self._show_screen(MenuScreen())
             return None
+        return self._open_table(host, replace(config, seed=seed), screen_type)
+
+    def _open_table(self, host: TableHost, config: PlayConfig, screen_type: type[SessionScreen]) -> SessionScreen:
+        """Show the table ``host`` runs, your seat 0, and keep it: saved after every move, kept as a replay and
+        counted in the statistics when it is over."""
         self._close_table()
-        self.config = replace(config, seed=seed)
+        self.config = config
         self.host = host
+        self._keep(host)
         screen = screen_type(host.connect(0))
         self._show_screen(screen)
         return screen
+
+    def _keep(self, host: TableHost) -> None:
+        """Save the match after every move (atomically, engine.records.saves), so a closed or killed Parlour
+        offers it again at the next start; at its end, keep its replay and count it (then the save goes)."""
+        table, path = host.table, autosave_path()
+        saved = [len(table.actions)]
+
+        def on_event(event: Event) -> None:  # under the host's lock, on whichever thread applied the move
+            if isinstance(event, MatchOver):
+                problems = finish_match(table, 0, save=path).problems
+            elif len(table.actions) != saved[0]:
+                saved[0] = len(table.actions)
+                problem = store_match(path, table)
+                problems = [problem] if problem is not None else []
+            else:
+                return
+            for problem in problems:
+                self._tell(problem)
+
+        host.subscribe(None, on_event, replay=False)
+
+    def _tell(self, text: str) -> None:
+        """A warning to the player, from any thread."""
+        if threading.get_ident() == self._thread_id:
+            self.notify(text, severity="warning", timeout=10, markup=False)
+        else:
+            self.call_from_thread(self.notify, text, severity="warning", timeout=10, markup=False)
+
+    def offer_resume(self, then: Callable[[], None]) -> None:
+        """If a match was left unfinished (Parlour closed or killed), ask whether to go on with it; otherwise, or
+        when the answer is no, ``then()``. A save that cannot be used is moved aside and said in one sentence."""
+        found = load_match(autosave_path())
+        if isinstance(found, SaveProblem):
+            self._tell(str(found))
+            then()
+            return
+        if found is None or found.state.is_over:
+            then()
+            return
+        table = found
+        title = table.entry.title
+        names = ", ".join(seat.name for seat in table.seats[1:])
+        question = f"Go on with your match of {title}?"
+        detail = f"Against {names}, {len(table.actions)} moves in. No starts a new game (the old one is dropped)."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.resume(table)
+            else:
+                then()
+
+        self.push_screen(ConfirmScreen(question, detail, yes="Go on", no="No"), callback=answered)
+
+    def resume(self, table: SavedTable) -> SessionScreen:
+        """Open the saved ``table`` exactly where it stopped (same cards, seat to move, bots and seed)."""
+        host = TableHost(table, pace=self.pace, decider=ProcessDecider() if bots_in_a_process() else None)
+        levels = [seat.level for seat in table.seats if seat.level is not None]
+        config = PlayConfig(
+            game=table.entry.key,
+            players=len(table.seats),
+            seed=table.seed,
+            preset=table.preset,
+            variants=tuple(table.variants),
+            difficulty=levels[0] if levels else "medium",
+            name=table.seats[0].name,
+        )
+        return self._open_table(host, config, screen_class(table.entry))
 
     def _close_table(self) -> None:
         if self.host is not None:
@@ -147,8 +275,17 @@ class ParlourApp(App[None]):
             self.push_screen(screen)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        yield from navigation_commands(self, super().get_system_commands(screen))
         if isinstance(screen, SessionScreen):
             yield from screen.commands()
             yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
-        yield SystemCommand("New game", "Back to the main menu to start a new game", self.main_menu)
+            yield SystemCommand(
+                "Main menu", "Back to the main menu (m; asks first while the match is on)", self._to_menu
+            )
+        if not isinstance(screen, SettingsScreen):
+            yield SystemCommand(
+                "Settings", "Your name, theme, card faces, pace and game defaults", partial(open_settings, self)
+            )
+
+    def _to_menu(self) -> None:
+        self.action_leave("menu")

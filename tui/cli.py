@@ -7,17 +7,18 @@ variants, computer players and ``simulate`` figures. Nothing here matches on a g
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import textwrap
-import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from engine import __version__
 from engine.errors import OptionError, ParlourError
+from engine.names import NAME_LIMIT, is_control, name_problem
 from engine.registry import ENTRIES, GAMES, check_level, difficulties, get_entry
 from engine.simulate import simulate
 from engine.table import check_seed
@@ -25,8 +26,8 @@ from engine.table import check_seed
 if TYPE_CHECKING:
     from textual.app import App
 
-GAMES_HELP = ", ".join(f"{e.key} ({e.title})" for e in ENTRIES)
-NAME_LIMIT = 24
+_KEYS = [entry.key for entry in ENTRIES]
+GAMES_HELP = f"{' or '.join(filter(None, [', '.join(_KEYS[:-1]), _KEYS[-1]]))} (listed below, with their aliases)"
 """The longest player name, in characters."""
 NEEDS_TERMINAL = "parlour: the game needs a terminal"
 
@@ -63,31 +64,15 @@ def seed_number(text: str) -> int:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-# Zero-width joiners hold emoji sequences together; every other format character (bidi overrides...) is refused.
-_JOINERS = frozenset("\u200c\u200d")
-
-
-def _is_control(char: str) -> bool:
-    category = unicodedata.category(char)
-    if char in _JOINERS:
-        return False
-    return category in ("Cc", "Cf", "Cs", "Zl", "Zp")
-
-
 def player_name(text: str) -> str:
     """A name shown at the table: plain text of 1 to NAME_LIMIT characters, no control characters.
 
     Characters that mean something to Textual's markup (``[b]``) are allowed: the UI shows names as plain text.
     """
-    name = text.strip()
-    if not name:
-        raise argparse.ArgumentTypeError("a name needs at least one character other than spaces")
-    bad = next((c for c in name if _is_control(c)), None)
-    if bad is not None:
-        raise argparse.ArgumentTypeError(f"a name may not hold control characters such as {bad!a}")
-    if len(name) > NAME_LIMIT:
-        raise argparse.ArgumentTypeError(f"a name is at most {NAME_LIMIT} characters, not {len(name)}")
-    return name
+    problem = name_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return text.strip()
 
 
 def _variants(values: Sequence[str] | None) -> tuple[str, ...]:
@@ -106,22 +91,63 @@ def _levels() -> list[str]:
     return levels
 
 
-def _presets_help() -> str:
-    """The presets of the games that have a choice of them (a game with one preset has nothing to choose)."""
-    choices = [f"{' or '.join(p.key for p in game.presets)} for {game.name}" for game in GAMES if len(game.presets) > 1]
-    return "; ".join(choices) or "none"
+HELP_WIDTH = 79
+"""The widest line of the help texts written here: they read without wrapping in a terminal of 80 columns."""
 
 
-def games_epilog() -> str:
-    """What ``parlour play --help`` lists under the options: each game, its house rules and its levels."""
-    lines = ["games, their house rules (--variant KEY; repeat it or separate keys with commas) and levels:"]
-    wrap = textwrap.TextWrapper(width=100, initial_indent=" " * 6, subsequent_indent=" " * 8)
-    for entry in ENTRIES:
-        also = f"; also {', '.join(entry.aliases)}" if entry.aliases else ""
-        lines.append(f"  {entry.key} ({entry.title}{also})")
-        for variant in entry.game.useful_variants(entry.preset):
-            lines.extend(wrap.wrap(f"{variant.key}: {variant.description}"))
-        lines.append(f"      computer players: {', '.join(difficulties(entry.game))}")
+def _hanging(head: str, text: str, indent: int) -> list[str]:
+    """``head`` then ``text`` wrapped to HELP_WIDTH, its further lines indented by ``indent`` spaces."""
+    wrap = textwrap.TextWrapper(width=HELP_WIDTH, initial_indent=head, subsequent_indent=" " * indent)
+    return wrap.wrap(text)
+
+
+def _paragraph(text: str) -> str:
+    """A description for a parser whose formatter keeps line breaks as written: wrapped here, to HELP_WIDTH."""
+    return textwrap.fill(text, HELP_WIDTH)
+
+
+def games_epilog(levels: bool = True) -> str:
+    """What the help of ``play``, ``rules`` and ``simulate`` lists under the options: every game key, the presets of
+    its game with the house rules (variant keys) each preset can take, and (with ``levels``) the computer players.
+
+    Built from the registry, so a new game, preset or variant shows here with no change to this file. Games that
+    share one set of rules (Screw Your Neighbor and Chase the Ace) are listed together, each preset once.
+    """
+    lines = _hanging(
+        "",
+        "Games (GAME), their presets (--preset P) and the house rules each preset can take (--variant V; "
+        "repeat it or separate keys with commas):",
+        0,
+    )
+    for game in GAMES:
+        entries = [entry for entry in ENTRIES if entry.game is game]
+        key_width = max(len(entry.key) for entry in entries)
+        lines.append("")
+        for entry in entries:
+            also = f" (also {', '.join(entry.aliases)})" if entry.aliases else ""
+            lines.extend(_hanging(f"  {entry.key:<{key_width}}  ", f"{entry.title}{also}", key_width + 4))
+        plays = {entry.key: game.preset_key(game.options(entry.preset)) for entry in entries}
+        for preset in game.presets:
+            keys = [key for key, chosen in plays.items() if chosen == preset.key]
+            note = f" (the default of {' and '.join(keys)})" if len(game.presets) > 1 and keys else ""
+            lines.extend(_hanging("    ", f"--preset {preset.key}{note}: {preset.description}", 8))
+            variants = game.useful_variants(preset.key)
+            if not variants:
+                lines.append("      no house rules to choose")
+            variant_width = max((len(variant.key) for variant in variants), default=0)
+            for variant in variants:
+                head = f"      {variant.key:<{variant_width}}  "
+                lines.extend(_hanging(head, variant.description, len(head)))
+        if levels:
+            lines.append(f"    computer players: {', '.join(difficulties(game))}")
+    return "\n".join(lines)
+
+
+def commands_epilog() -> str:
+    """What ``parlour --help`` lists under the commands: the games, and where their house rules are listed."""
+    games = ", ".join(f"{entry.key} ({entry.title})" for entry in ENTRIES)
+    lines = _hanging("games: ", games, 2)
+    lines.extend(_hanging("", "`parlour play --help` (or rules, simulate) lists their presets and house rules.", 0))
     return "\n".join(lines)
 
 
@@ -129,45 +155,70 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="parlour",
         description="Card games in the terminal. With no command, opens the main menu.",
+        epilog=commands_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"parlour {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    presets = _presets_help()
     levels = _levels()
+    preset_help = "the preset (listed below); the game key already implies one"
+    variant_help = "a house rule of the preset (listed below); repeat it or separate keys with commas"
 
     play = sub.add_parser(
         "play",
         help="play a game against computer opponents",
+        description=_paragraph("Play a game against computer opponents, in the full-screen app."),
         epilog=games_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    play.add_argument("game", metavar="GAME", help=f"one of: {GAMES_HELP}")
-    play.add_argument("--players", type=at_least_one, help="number of players, you included")
+    play.add_argument("game", metavar="GAME", help=f"the game: {GAMES_HELP}")
+    play.add_argument(
+        "--players", type=at_least_one, help="number of players, you included (default: your settings, else the game's)"
+    )
     play.add_argument(
         "--seed", type=seed_number, help="seed for the deal, a whole number from 0 (same seed, same cards)"
     )
-    play.add_argument("--preset", help=f"house rules preset ({presets}); the game key already implies one")
-    play.add_argument("--variant", action="append", metavar="V", help="a variant key; repeat for several")
-    play.add_argument("--difficulty", default="medium", choices=levels, help="the computer players' level")
+    play.add_argument("--preset", metavar="P", help=preset_help)
+    play.add_argument("--variant", action="append", metavar="V", help=variant_help)
+    play.add_argument(
+        "--difficulty", choices=levels, help="the computer players' level (default: your settings', else medium)"
+    )
     play.add_argument(
         "--name", default="You", type=player_name, help=f"your name at the table (at most {NAME_LIMIT} characters)"
     )
 
-    rules = sub.add_parser("rules", help="print the rules summary of a game")
-    rules.add_argument("game", metavar="GAME", nargs="?", help=f"one of: {GAMES_HELP} (default: all)")
-    rules.add_argument("--preset", help=f"house rules preset ({presets})")
-    rules.add_argument("--variant", action="append", metavar="V", help="a variant key; repeat for several")
+    rules = sub.add_parser(
+        "rules",
+        help="print the rules summary of a game",
+        description=_paragraph(
+            "Print the rules summary of a game: formatted on a terminal, plain Markdown when piped or redirected."
+        ),
+        epilog=games_epilog(levels=False),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    rules.add_argument("game", metavar="GAME", nargs="?", help=f"the game (default: every game): {GAMES_HELP}")
+    rules.add_argument("--preset", metavar="P", help=preset_help)
+    rules.add_argument("--variant", action="append", metavar="V", help=variant_help)
 
-    sim = sub.add_parser("simulate", help="let bots play each other headless and print the figures")
-    sim.add_argument("game", metavar="GAME", help=f"one of: {GAMES_HELP}")
+    sim = sub.add_parser(
+        "simulate",
+        help="let bots play each other headless and print the figures",
+        description=_paragraph(
+            "Let bots play each other headless and print the figures. On a terminal, a progress bar on standard "
+            "error shows how far the run has got (never with --json, never when piped)."
+        ),
+        epilog=games_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sim.add_argument("game", metavar="GAME", help=f"the game: {GAMES_HELP}")
     sim.add_argument("--players", type=at_least_one, required=True, help="number of players")
     sim.add_argument("--games", type=at_least_one, required=True, help="number of matches to play")
     sim.add_argument("--seed", type=seed_number, default=0, help="base seed, a whole number from 0 (default 0)")
     sim.add_argument(
         "--bots", default="medium", help=f"level per seat ({', '.join(levels)}), comma-separated; one: every seat"
     )
-    sim.add_argument("--preset", help=f"house rules preset ({presets})")
-    sim.add_argument("--variant", action="append", metavar="V", help="a variant key; repeat for several")
+    sim.add_argument("--preset", metavar="P", help=preset_help)
+    sim.add_argument("--variant", action="append", metavar="V", help=variant_help)
     sim.add_argument("--deals", type=at_least_one, help="deals per match, for games played in deals (Big Two)")
     sim.add_argument("--rotate", action="store_true", help="turn the line-up one seat round the table each match")
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
@@ -195,6 +246,29 @@ def build_parser() -> argparse.ArgumentParser:
     )
     join.add_argument("--password", help="the host's password (or set PARLOUR_PASSWORD)")
     join.add_argument("--table", type=table_code, metavar="CODE", help="go straight to the table with this code")
+
+    sub.add_parser(
+        "replays",
+        help="list the finished games kept as replays, newest first",
+        description=_paragraph("List the finished games kept as replays, newest first."),
+    )
+    replay = sub.add_parser(
+        "replay",
+        help="check a kept game against the engine (--check)",
+        description=_paragraph(
+            "Check a kept game: with --check, play it again through the engine and compare every event "
+            "(exit 0 when identical, 1 with the first difference). FILE is a path, or a name that `parlour "
+            "replays` lists."
+        ),
+    )
+    replay.add_argument("file", metavar="FILE", help="the replay (.jsonl)")
+    replay.add_argument("--check", action="store_true", help="play it again and compare every event")
+    stats = sub.add_parser(
+        "stats",
+        help="print your statistics per game, preset and opponent level",
+        description=_paragraph("Print your statistics per game, preset and opponents' level."),
+    )
+    stats.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     return parser
 
 
@@ -225,7 +299,7 @@ def host_address(text: str) -> tuple[str, int]:
     elif text.count(":") == 1:
         host, _, number = text.partition(":")
         port = port_number(number)
-    if not host or any(c.isspace() or _is_control(c) for c in host) or len(host) > 253:
+    if not host or any(c.isspace() or is_control(c) for c in host) or len(host) > 253:
         raise argparse.ArgumentTypeError(f"not HOST[:PORT]: {text[:60]!r}")
     if port == 0:
         raise argparse.ArgumentTypeError("port 0 cannot be joined: give the host's port")
@@ -260,6 +334,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 code = _host(args)
             elif args.command == "join":
                 code = _join(args)
+            elif args.command in RECORD_COMMANDS:
+                code = RECORD_COMMANDS[args.command](args)
             else:
                 code = _play(args)
         except ParlourError as err:
@@ -300,8 +376,39 @@ def _rules(args: argparse.Namespace) -> int:
     for entry in entries:
         options = entry.game.options(args.preset or entry.preset, variants)
         texts.append(entry.game.rules_summary(options))
-    print("\n".join(texts), end="")
+    print_markdown("\n".join(texts))
     return 0
+
+
+RULES_WIDTH = 100
+"""The widest the rules are set on a terminal: prose in longer lines is hard to follow."""
+
+
+def is_terminal(stream: TextIO | None) -> bool:
+    """Whether ``stream`` is a terminal (a closed stream, or one that is not a file, is not)."""
+    try:
+        return stream is not None and stream.isatty()
+    except (ValueError, OSError, AttributeError):
+        return False
+
+
+def print_markdown(text: str, stream: TextIO | None = None) -> None:
+    """Print Markdown as formatted text on a terminal (Rich), and as the Markdown itself, byte for byte, anywhere
+    else: a pipe or a file keeps text that other tools (and ``parlour rules > rules.md``) can use.
+
+    Rich honours ``NO_COLOR`` (no colours, bold and underline kept) and ``TERM=dumb`` (no escape codes at all); in
+    every case the ``**`` and ``#`` of the Markdown are set as formatting, never shown.
+    """
+    out = stream if stream is not None else sys.stdout
+    if not is_terminal(out):
+        out.write(text)
+        return
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    console = Console(file=out)
+    console.width = min(console.width, RULES_WIDTH)
+    console.print(Markdown(text))
 
 
 def _figure(value: Any) -> str:
@@ -310,19 +417,52 @@ def _figure(value: Any) -> str:
     return f"{value:>15.3f}"
 
 
+@contextlib.contextmanager
+def progress_bar(title: str, games: int, show: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on stderr for a run of ``games`` matches, as the callback ``simulate`` calls after each match
+    (None when ``show`` is false: nothing is drawn). The bar is cleared when the run ends, so the figures printed
+    next stand alone on the screen."""
+    if not show:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task(title, total=games)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
+
+
 def _simulate(args: argparse.Namespace) -> int:
     entry = get_entry(args.game)
-    report = simulate(
-        entry.key,
-        players=args.players,
-        games=args.games,
-        seed=args.seed,
-        bots=args.bots.split(","),
-        preset=args.preset,
-        variants=_variants(args.variant),
-        deals=args.deals,
-        rotate=args.rotate,
-    )
+    # The bar is for a person watching: not in --json output, not when stderr goes to a file or a pipe.
+    show = not args.json and is_terminal(sys.stderr)
+    with progress_bar(f"Playing {entry.title}", args.games, show) as progress:
+        report = simulate(
+            entry.key,
+            players=args.players,
+            games=args.games,
+            seed=args.seed,
+            bots=args.bots.split(","),
+            preset=args.preset,
+            variants=_variants(args.variant),
+            deals=args.deals,
+            rotate=args.rotate,
+            progress=progress,
+        )
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return 0
@@ -347,11 +487,7 @@ def terminal_problem(stdin: TextIO | None = None, stdout: TextIO | None = None) 
         return None
     streams = ((stdin or sys.stdin, "standard input"), (stdout or sys.stdout, "standard output"))
     for stream, what in streams:
-        try:
-            is_terminal = stream is not None and stream.isatty()
-        except (ValueError, OSError, AttributeError):  # closed or not a file
-            is_terminal = False
-        if not is_terminal:
+        if not is_terminal(stream):
             return f"{what} is not a terminal (`parlour rules` and `parlour simulate` print plain text)"
     return None
 
@@ -378,7 +514,10 @@ def _play(args: argparse.Namespace) -> int:
     entry.game.check_players(players)
     variants = _variants(args.variant)
     entry.game.options(args.preset or entry.preset, variants)
-    check_level(entry.game, args.difficulty)
+    difficulty = args.difficulty if args.difficulty is not None else "medium"
+    check_level(entry.game, difficulty)
+    # What was not given comes from your settings' defaults for the game (the app reads them).
+    open_fields = tuple(f for f, given in (("players", args.players), ("difficulty", args.difficulty)) if given is None)
     problem = terminal_problem()
     if problem:
         print(f"{NEEDS_TERMINAL}: {problem}", file=sys.stderr)
@@ -391,8 +530,9 @@ def _play(args: argparse.Namespace) -> int:
         seed=args.seed,
         preset=args.preset,
         variants=variants,
-        difficulty=args.difficulty,
+        difficulty=difficulty,
         name=args.name,
+        from_settings=open_fields,
     )
     return run_app(ParlourApp(start=config))
 
@@ -485,6 +625,129 @@ def _lobby(host: str, port: int, name: str, password: str | None, table: str | N
         return 1
     finally:
         conn.close()
+
+
+# -- replays and statistics (engine.records) -------------------------------------------------------------------------
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _columns(rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> list[str]:
+    """Rows of text as aligned columns (the columns in ``right`` aligned right), two spaces apart."""
+    widths = [max(len(row[index]) for row in rows) for index in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.rjust(width) if index in right else cell.ljust(width)
+            for index, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _replays(args: argparse.Namespace) -> int:
+    """``parlour replays``: the kept games, newest first."""
+    from engine.records.paths import replays_dir
+    from engine.records.replays import list_replays
+
+    where = replays_dir()
+    kept = list_replays(where)
+    if not kept:
+        print(f"No games kept yet: each finished game is kept in {where}.")
+        return 0
+    print(f"{_plural(len(kept), 'game')} kept in {where}, newest first:")
+    rows = [["date", "game", "players", "result", "file"]]
+    for info in kept:
+        when = info.finished_at.astimezone().strftime("%Y-%m-%d %H:%M") if info.finished_at else "?"
+        result = info.result if info.problem is None else f"cannot be read: {info.problem}"
+        rows.append([when, info.game or "?", ", ".join(info.players), result, info.path.name])
+    for line in _columns(rows):
+        print(line)
+    return 0
+
+
+def _replay_file(text: str) -> Path:
+    """FILE as given, or the kept replay of that name (what ``parlour replays`` lists)."""
+    from engine.records.paths import replays_dir
+
+    path = Path(text)
+    if not path.exists() and path.name == text and (replays_dir() / text).exists():
+        return replays_dir() / text
+    return path
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """``parlour replay FILE --check``: 0 identical, 1 with the first difference, 2 for a file that is no replay."""
+    from engine.records.replays import ReplayError, verify_replay
+
+    path = _replay_file(args.file)
+    if not path.is_file():
+        print(f"parlour: there is no replay {args.file}", file=sys.stderr)
+        return 2
+    if not args.check:
+        print(
+            "parlour: the replay viewer is not in the app yet; `parlour replay FILE --check` checks a replay",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        check = verify_replay(path)
+    except ReplayError as err:
+        print(f"parlour: {err}", file=sys.stderr)
+        return 2
+    if check.difference is not None:
+        print(f"different: {check.difference}")
+        return 1
+    print(f"identical: {_plural(check.actions, 'action')}, {_plural(check.events, 'event')}")
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    """``parlour stats [--json]``: the statistics per game, preset and opponents' level."""
+    from engine.records.stats import StatsError, summary
+
+    try:
+        report = summary()
+    except StatsError as err:
+        print(f"parlour: {err}", file=sys.stderr)
+        return 1
+    if report["problem"]:
+        print(f"parlour: {report['problem']}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+        return 0
+    if not report["groups"]:
+        print(f"No games counted yet: each finished game is counted in {report['path']}.")
+        return 0
+    rows = [["game", "opponents", "games", "wins", "win %", "streak", "best", "mean score", "figures"]]
+    for group in report["groups"]:
+        figures = "; ".join(
+            f"{group['labels'][name]} {'-' if value is None else f'{value:g}'}"
+            for name, value in group["figures"].items()
+        )
+        rows.append(
+            [
+                group["preset_name"],
+                group["level"],
+                str(group["games"]),
+                str(group["wins"]),
+                f"{100 * group['win_rate']:.1f}%",
+                str(group["streak"]),
+                str(group["best_streak"]),
+                f"{group['mean_score']:.2f}",
+                figures,
+            ]
+        )
+    for line in _columns(rows, right=(2, 3, 4, 5, 6, 7)):
+        print(line)
+    return 0
+
+
+RECORD_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "replays": _replays,
+    "replay": _replay,
+    "stats": _stats,
+}
 
 
 def run() -> None:

@@ -65,6 +65,11 @@ def face(card: Card | None) -> str:
     return card_text(card) if card is not None else "?"
 
 
+def count_of(count: int, word: str) -> str:
+    """ "1 card", "2 cards", "0 cards": a number and its word, singular only for one."""
+    return f"{count} {word if count == 1 else word + 's'}"
+
+
 def and_list(words: Sequence[str]) -> str:
     """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
     if len(words) <= 1:

@@ -31,7 +31,7 @@ from engine.games.big2 import (
     rank_index,
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
-from tui.describe import and_list, who
+from tui.describe import and_list, count_of, who
 from tui.faces import card_text
 
 
@@ -95,7 +95,7 @@ def play_words(cards: Sequence[Card], kind: str) -> str:
 def loss_steps(lost: Loss, options: Any = None) -> tuple[str, ...]:
     """How a loss was counted, step by step: "3 cards: 3", "a 2 left: ×2" (the scoring is in ``options``)."""
     count = lost.cards
-    steps = [f"{count} card{'s' if count != 1 else ''}: {count}"]
+    steps = [f"{count_of(count, 'card')}: {count}"]
     if getattr(options, "scoring", "seed") == "pagat":
         if lost.multiplier > 1:
             steps.append(f"{count} cards left: ×{lost.multiplier}")

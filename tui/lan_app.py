@@ -23,20 +23,26 @@ from engine.registry import get_entry
 from tui.app import STYLE_FILES, SWITCH_INTERVAL, styles_dir
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain
+from tui.screens.confirm import Navigation, navigation_commands
 from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
 from tui.screens.session_screen import SessionScreen
+from tui.screens.settings import KeepsSettings, SettingsScreen, open_settings
 
 
-class LanApp(App[None]):
+class LanApp(Navigation, KeepsSettings, App[None]):
     TITLE = "Parlour"
     CSS_PATH: ClassVar[CSSPathType | None] = [styles_dir() / name for name in (*STYLE_FILES, "lobby.tcss")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        *Navigation.NAVIGATION_BINDINGS,
+        Binding("q", "leave('quit')", "Quit", tooltip="Quit Parlour (asks first while a match is on)"),
         Binding("ctrl+t", "chat", "Chat", priority=True),
     ]
+    MENU_LABEL = "Lobby"
+    LEAVE_DETAIL = "The match goes on without you: a computer player takes your seat."
 
     def __init__(self, conn: NetworkSession, *, banner: str = "", table: str | None = None) -> None:
         super().__init__()
+        self.load_settings()
         self.conn = conn
         self.lobby = LobbyScreen(conn, banner=banner, table=table)
         self._stop_watching = conn.watch(self._from_host)
@@ -47,6 +53,7 @@ class LanApp(App[None]):
 
     def on_mount(self) -> None:
         sys.setswitchinterval(SWITCH_INTERVAL)  # see ParlourApp.on_mount
+        self.apply_loaded_settings()
         self.push_screen(self.lobby)
 
     def on_unmount(self) -> None:
@@ -166,8 +173,12 @@ class LanApp(App[None]):
         self.push_screen(ChatScreen(), callback=said)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        yield from navigation_commands(self, super().get_system_commands(screen))
         if isinstance(screen, SessionScreen):
             yield from screen.commands()
             yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
-            yield SystemCommand("Back to the lobby", "Leave this table (a bot takes your seat)", self.back_to_lobby)
+            yield SystemCommand(
+                "Back to the lobby", "Leave this table (m; a bot takes your seat)", lambda: self.action_leave("menu")
+            )
+        if not isinstance(screen, SettingsScreen):
+            yield SystemCommand("Settings", "Theme and card faces", lambda: open_settings(self))

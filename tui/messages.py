@@ -30,6 +30,9 @@ class PlayConfig:
     variants: tuple[str, ...] = ()
     difficulty: str = "medium"
     name: str = "You"
+    from_settings: tuple[str, ...] = ()
+    """Fields the command line left open (``players``, ``difficulty``): your settings' defaults for the game fill
+    them in when the app starts."""
 
 
 @dataclass

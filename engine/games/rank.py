@@ -131,6 +131,8 @@ _NORMAL_ON: dict[Rank, frozenset[Rank]] = {r: frozenset(pair) for r, pair in _NE
 """Computed once: the test runs in every legal-move listing, and building enum members there was most of a move's
 cost in self-play."""
 _NO_RANKS: frozenset[Rank] = frozenset()
+_ONLY: tuple[frozenset[int], ...] = tuple(frozenset({seat}) for seat in range(10))
+"""The audience of a private event, one seat (made once: a draw is every other move of a random deal)."""
 _ESCAPES = frozenset({Rank.ACE, Rank.JOKER})
 """What may be played when no normal play is held."""
 
@@ -507,7 +509,7 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
             DealStarted(deal=self.deal, dealer=dealer, first=self.first, counts=tuple(len(h) for h in self.hands)),
         ]
         for seat in order:
-            events.append(HandDealt(seat=seat, cards=tuple(self.hands[seat]), audience=frozenset({seat})))
+            events.append(HandDealt(seat=seat, cards=tuple(self.hands[seat]), audience=_ONLY[seat]))
         while True:
             card = self.stock.pop()
             events.append(StarterTurned(card=card))
@@ -631,9 +633,9 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
         events = self._refill()
         card = self.stock.pop()
         self.hands[seat].append(card)
-        events.append(Drew(seat=seat, card=card, audience=frozenset({seat})))
+        events.append(Drew(seat=seat, card=card, audience=_ONLY[seat]))
         events += self._confirm_exit(seat)  # RULES: even when the drawn card is then played at once
-        if is_normal(card, self.rank):
+        if card.rank in self.normal_ranks():
             events += self._put(seat, card, PlayKind.DRAWN)
         return events + self._end_turn(seat)
 
@@ -660,7 +662,7 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
                 break
             taken.append(self.stock.pop())
         self.hands[back].extend(taken)
-        events.append(CameBack(seat=back, cards=tuple(taken), count=len(taken), audience=frozenset({back})))
+        events.append(CameBack(seat=back, cards=tuple(taken), count=len(taken), audience=_ONLY[back]))
         return events
 
     def _confirm_exit(self, seat: int) -> list[Event]:

@@ -20,12 +20,12 @@ b'{"type":"pong"}\\n'
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from engine.errors import ParlourError, echo
+from engine.names import is_control, name_problem
 
 PROTOCOL = 1
 """The protocol version a client names in its ``hello``."""
@@ -33,7 +33,6 @@ MAX_LINE = 64 * 1024
 """The longest line (in bytes, without its newline) a host reads; a longer one ends the connection."""
 MAX_ERRORS = 20
 """This many rejected lines in a row end the connection (with an ``error`` first)."""
-NAME_LIMIT = 24
 TEXT_LIMIT = 500
 """The longest chat message, in characters."""
 SHORT_LIMIT = 64
@@ -195,29 +194,19 @@ def action(value: Any, name: str) -> Any:
     raise _bad(name, "an action's text or object", value)
 
 
-def _is_control(char: str) -> bool:
-    if char in "\u200c\u200d":  # zero-width joiners hold emoji sequences together
-        return False
-    return unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp")
-
-
 def player_name(value: Any) -> str:
     """A name: 1 to 24 characters once trimmed, no control characters. ProtocolError(bad_name) otherwise."""
     if not isinstance(value, str):
         raise ProtocolError(BAD_NAME, f"a name is text, not {echo(value, 60)}")
-    name = value.strip()
-    if not name:
-        raise ProtocolError(BAD_NAME, "a name needs at least one character other than spaces")
-    if len(name) > NAME_LIMIT:
-        raise ProtocolError(BAD_NAME, f"a name is at most {NAME_LIMIT} characters, not {len(name)}")
-    if any(_is_control(c) for c in name):
-        raise ProtocolError(BAD_NAME, "a name may not hold control characters")
-    return name
+    problem = name_problem(value)
+    if problem is not None:
+        raise ProtocolError(BAD_NAME, problem)
+    return value.strip()
 
 
 def chat_text(value: Any, name: str) -> str:
     clean = text(TEXT_LIMIT)(value, name)
-    if any(_is_control(c) for c in clean) or not clean.strip():
+    if any(is_control(c) for c in clean) or not clean.strip():
         raise _bad(name, f"plain text of 1 to {TEXT_LIMIT} characters without control characters", value)
     return str(clean)
 

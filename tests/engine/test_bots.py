@@ -154,7 +154,8 @@ def pay_rate(level: str, games: int) -> float:
 
 
 def test_hard_pays_less_often_than_easy() -> None:
-    easy, hard = pay_rate("easy", 100), pay_rate("hard", 100)
+    """60 seeded matches each (measured: easy pays 0.347 a hand, hard 0.236; with 100 matches 0.331 and 0.226)."""
+    easy, hard = pay_rate("easy", 60), pay_rate("hard", 60)
     assert hard < easy - 0.05, (hard, easy)
 
 

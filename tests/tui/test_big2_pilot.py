@@ -118,7 +118,8 @@ async def test_an_illegal_selection_explains_itself() -> None:
         assert table.my_turn
         assert log_lines(table) == lines
         assert len(hand.cards) == len(before.view.hand)
-        assert any("is not a combination" in n.message for n in app._notifications)
+        # Said once, in the status line beside the hand: no toast over the cards repeats it.
+        assert not any("is not a combination" in n.message for n in app._notifications)
 
 
 async def test_hint_selects_a_legal_play() -> None:
@@ -191,6 +192,9 @@ async def test_finish_a_deal_and_see_the_scoring() -> None:
                 assert all(step in text for step in loss_steps(lost, table.options))
                 assert all(card.pretty() in text for card in deal.hands[seat])
         assert sum(deal.deltas) == 0
+        # The table was drawn as the deal left it before the dialog opened: no seat still "thinking".
+        assert table.thinking is None
+        assert not any("thinking" in str(seat.render()) for seat in table.query(".b2seat"))
         assert "wins the deal" in " ".join(log_lines(table)) or "win the deal" in " ".join(log_lines(table))
         # Nobody moves while the scoring is open.
         events = len(log_lines(table))

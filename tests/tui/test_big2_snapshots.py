@@ -1,4 +1,6 @@
-"""The Big Two table drawn at 80x24 and 120x40, at the human's first turn of a fixed deal."""
+"""The Big Two table drawn at 80x24, 120x40 and 160x50 at the human's first turn of a fixed deal (mini faces, 9x7
+faces and 11x9 faces, a card or two selected), with three players at 80x24 (17 cards), and with the rules pane
+open beside the table at 160x50."""
 
 from __future__ import annotations
 
@@ -16,6 +18,12 @@ async def _until_my_turn(pilot: Pilot) -> None:
     await pilot.pause()
 
 
+async def _select_two(pilot: Pilot) -> None:
+    await _until_my_turn(pilot)
+    await pilot.press("right", "space", "right", "right", "space")  # two cards raised: the status line explains
+    await pilot.pause()
+
+
 def _app(players: int = 4) -> ParlourApp:
     return ParlourApp(start=PlayConfig(game="big2", players=players, seed=3), pace=0)
 
@@ -30,7 +38,20 @@ def test_big2_table_80x24(snap_compare: Any) -> None:
 
 
 def test_big2_table_120x40(snap_compare: Any) -> None:
-    assert snap_compare(_app(), terminal_size=(120, 40), run_before=_until_my_turn)
+    assert snap_compare(_app(), terminal_size=(120, 40), run_before=_select_two)
+
+
+def test_big2_table_160x50(snap_compare: Any) -> None:
+    assert snap_compare(_app(), terminal_size=(160, 50), run_before=_select_two)
+
+
+def test_big2_table_160x50_with_rules(snap_compare: Any) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await _until_my_turn(pilot)
+        await pilot.press("r")
+        await pilot.pause()
+
+    assert snap_compare(_app(), terminal_size=(160, 50), run_before=run_before)
 
 
 def test_big2_three_players_80x24(snap_compare: Any) -> None:

@@ -23,8 +23,8 @@ from engine.lan.net_session import NetworkSession
 from engine.match import RoundOver
 from tui.lan_app import LanApp
 from tui.screens.big2_scoring import Big2ScoringScreen
+from tui.screens.confirm import ConfirmScreen
 from tui.screens.lobby import CreateTableScreen, LobbyScreen
-from tui.screens.results import ResultsScreen
 from tui.screens.reveal import RevealScreen
 from tui.screens.session_screen import SessionScreen
 
@@ -99,7 +99,9 @@ async def sit_from_the_lobby(pilot: Pilot, app: LanApp, creator: NetworkSession,
     assert await wait_for(pilot, lambda: lobby.conn.table is not None and seats.row_count > 0)
 
 
-async def test_a_whole_match_of_screw_over_the_lan(server: ServerThread) -> None:
+async def test_a_hand_of_screw_over_the_lan_then_back_to_the_lobby(server: ServerThread) -> None:
+    """A hand played over the LAN to its reveal, then m in the middle of the match: asked first, then the lobby
+    (a bot plays on for you). The whole match to the results is Big Two's test below."""
     creator = NetworkSession.connect("127.0.0.1", server.port, "[b]x[/b]")
     code = creator.create("screw", 2, bots=[None, None])
     ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
@@ -121,20 +123,21 @@ async def test_a_whole_match_of_screw_over_the_lan(server: ServerThread) -> None
             played = 0
             for _ in range(4000):
                 screen = app.screen
-                if isinstance(screen, ResultsScreen):
-                    break
                 if isinstance(screen, RevealScreen):
                     await pilot.press("enter")
-                elif my_turn(pilot):
+                    break
+                if my_turn(pilot):
                     await pilot.press("s")
                     played += 1
                 else:
                     await pilot.pause(0.01)
-            assert isinstance(app.screen, ResultsScreen), app.screen
-            assert played > 0 and ann.snapshot().over
+            assert played > 0 and not ann.snapshot().over
+            assert await wait_for(pilot, lambda: app.screen is table)
             assert player.failed is None
-            # Back to the lobby: the player leaves the table.
+            # Back to the lobby mid-match: asked first.
             await pilot.press("m")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press("y")
             assert await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann.table is None)
     finally:
         player.stop.set()
@@ -143,7 +146,10 @@ async def test_a_whole_match_of_screw_over_the_lan(server: ServerThread) -> None
         ann.close()
 
 
-async def test_a_whole_match_of_big_two_over_the_lan(server: ServerThread) -> None:
+async def test_a_deal_of_big_two_over_the_lan_to_its_scoring(server: ServerThread) -> None:
+    """A deal of Big Two over the LAN to its scoring dialog (the whole match to the results is played locally in
+    tests/tui/test_big2_pilot.py, and over sockets by tests/lan/test_server.py); a name that looks like a click
+    action quits nothing."""
     creator = NetworkSession.connect("127.0.0.1", server.port, "[@click=app.quit]q[/]")
     code = creator.create("big2", 2, bots=[None, None])
     ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
@@ -159,17 +165,16 @@ async def test_a_whole_match_of_big_two_over_the_lan(server: ServerThread) -> No
             assert isinstance(table, SessionScreen)
             assert await wait_for(pilot, lambda: "[@click=app.quit]q[/]" in screen_text(app), tries=300)
             for _ in range(4000):
-                screen = app.screen
-                if isinstance(screen, ResultsScreen):
+                if isinstance(app.screen, Big2ScoringScreen):
                     break
-                if isinstance(screen, Big2ScoringScreen):
-                    await pilot.press("enter")
-                elif my_turn(pilot):
+                if my_turn(pilot):
                     legal = table.session.snapshot().legal
                     plays = [a for a in legal if isinstance(a, Play)]
                     table.submit(max(plays, key=lambda p: len(p.cards)) if plays else PASS)
                 await pilot.pause(0.01)
-            assert isinstance(app.screen, ResultsScreen), app.screen
+            assert isinstance(app.screen, Big2ScoringScreen), app.screen
+            await pilot.press("enter")
+            assert await wait_for(pilot, lambda: app.screen is table)
             assert app.is_running, "a name that looks like a click action quit the app"
             assert player.failed is None
     finally:
@@ -194,6 +199,17 @@ async def test_make_a_table_from_the_lobby_and_start_it(server: ServerThread) ->
             await pilot.press("g")
             assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
             assert ann.info.seat == 0
+            # At a LAN table, m leads back to the lobby, and asks first: the match goes on without you.
+            table = app.screen
+            assert isinstance(table, SessionScreen)
+            assert await wait_for(pilot, lambda: table.in_progress)
+            shown = {key: b.binding.description for key, b in table.active_bindings.items() if b.binding.show}
+            assert shown.get("m") == "Lobby" and shown.get("q") == "Quit"
+            await pilot.press("m")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            assert app.screen.question == "Back to the lobby?" and "a computer player" in app.screen.detail
+            await pilot.press("y")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann.table is None)
     finally:
         ann.close()
 

@@ -1,4 +1,5 @@
-"""The Rank table drawn at 80x24 (four and six players) and 120x40 (ten players), fixed seeds, at your first turn."""
+"""The Rank table drawn at 80x24 (four, six and ten players: two rows of seats one line each), 120x40 (four
+players) and 160x50 (ten players), fixed seeds, at your first turn."""
 
 from __future__ import annotations
 
@@ -28,5 +29,13 @@ def test_rank_table_80x24_six_players(snap_compare: Any) -> None:
     assert snap_compare(_app(6), terminal_size=(80, 24), run_before=_until_my_turn)
 
 
-def test_rank_table_120x40_ten_players(snap_compare: Any) -> None:
-    assert snap_compare(_app(10), terminal_size=(120, 40), run_before=_until_my_turn)
+def test_rank_table_80x24_ten_players(snap_compare: Any) -> None:
+    assert snap_compare(_app(10), terminal_size=(80, 24), run_before=_until_my_turn)
+
+
+def test_rank_table_120x40_four_players(snap_compare: Any) -> None:
+    assert snap_compare(_app(4), terminal_size=(120, 40), run_before=_until_my_turn)
+
+
+def test_rank_table_160x50_ten_players(snap_compare: Any) -> None:
+    assert snap_compare(_app(10), terminal_size=(160, 50), run_before=_until_my_turn)

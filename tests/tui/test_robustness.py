@@ -15,6 +15,7 @@ from engine.cards import Card
 from engine.games.big2 import Play
 from tui.app import ParlourApp, PlayConfig
 from tui.screens.big2_table import Big2TableScreen
+from tui.screens.confirm import ConfirmScreen
 from tui.screens.results import MatchSummary, ResultsScreen
 from tui.widgets.event_log import EventLog
 from tui.widgets.hand import HandStrip
@@ -82,12 +83,14 @@ def log_lines(screen: Big2TableScreen) -> list[str]:
     return screen.query_one(EventLog).lines_written
 
 
-async def test_quit_is_quick_while_a_bot_thinks() -> None:
-    """Seed 5 deals the 3♦ to seat 1: three hard bots think (about a second in all) before your first turn.
+async def test_quit_is_quick_while_a_bot_thinks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5 deals the 3♦ to seat 1: three hard bots think (about a second in all) before your first turn. The
+    match is on, so ``q`` asks first (the bots play on meanwhile); ``y`` quits.
 
     Timed from the quit action to the app's end: that is what a thinking bot used to hold up (Textual waited for
     its thread). The key's way in is left out: Pilot's own key delivery waits for the process to look idle, which
     on a loaded machine says more about the machine than about the app."""
+    monkeypatch.setenv("PARLOUR_BOT_PROCESS", "1")  # what a player runs: the bots in a child process
     app = ParlourApp(start=PlayConfig(game="big2", players=4, seed=5, difficulty="hard"), pace=0)
     began: list[float] = []
     quit_action = app.action_quit
@@ -102,10 +105,16 @@ async def test_quit_is_quick_while_a_bot_thinks() -> None:
         assert host is not None
         assert await settled(pilot)  # the table is up (its first frame drawn), as a player would see it
         assert await wait_for(pilot, lambda: host.thinking is not None, tries=200)
-        await pilot.press("q")
+        await pilot.press("q")  # the match is on: asked first
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert not began, "q quit without asking"
+        await pilot.press("y")
     elapsed = time.perf_counter() - began[0]
     assert elapsed < 0.2, f"quitting took {elapsed:.3f} s while a bot was thinking"
-    assert host.closed and host.table.state.version < 3  # the bots were stopped mid-way, not waited for
+    assert host.closed
+    version = host.table.state.version
+    time.sleep(0.5)
+    assert host.table.state.version == version, "a bot moved after the app quit"
 
 
 def test_screens_never_build_tables_or_move_bots() -> None:

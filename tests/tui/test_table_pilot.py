@@ -148,7 +148,7 @@ async def test_command_palette_has_the_game_commands() -> None:
         assert await wait_for(pilot, lambda: my_turn(pilot))
         table = table_of(pilot)
         titles = {command.title for command in app.get_system_commands(table)}
-        assert {"Stay", "Trade", "Toggle rules", "New game"} <= titles
+        assert {"Stay", "Trade", "Toggle rules", "Main menu"} <= titles
         # Only what can be done now: you are not the dealer, so no cut.
         assert table.view.dealer != 0 and "Cut the pack" not in titles
         command = next(c for c in app.get_system_commands(table) if c.title == "Toggle rules")

@@ -1,4 +1,5 @@
-"""The Trash table drawn at 80x24 (two players, a King to place) and 120x40 (four players), fixed seeds."""
+"""The Trash table drawn at 80x24 (two players, a King to place; four players, three layouts across), 120x40 and
+160x50 (four players: larger cards, the piles as faces), fixed seeds."""
 
 from __future__ import annotations
 
@@ -33,5 +34,13 @@ def test_trash_table_80x24(snap_compare: Any) -> None:
     assert snap_compare(_app(2), terminal_size=(80, 24), run_before=run_before)
 
 
+def test_trash_table_80x24_four_players(snap_compare: Any) -> None:
+    assert snap_compare(_app(4), terminal_size=(80, 24), run_before=_until_my_turn)
+
+
 def test_trash_table_120x40_four_players(snap_compare: Any) -> None:
     assert snap_compare(_app(4), terminal_size=(120, 40), run_before=_until_my_turn)
+
+
+def test_trash_table_160x50_four_players(snap_compare: Any) -> None:
+    assert snap_compare(_app(4), terminal_size=(160, 50), run_before=_until_my_turn)

@@ -26,40 +26,41 @@ from engine.games.big2 import PASS, Big2View, DealOver, PassTurn, Play, Played, 
 from engine.games.big2 import encoding as big2_encoding
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
-from tui.describe import and_list, who
-from tui.describe_big2 import cards_text, describe_big2, signed
+from tui.describe import and_list, count_of, who
+from tui.describe_big2 import cards_text, describe_big2, play_words, signed
 from tui.faces import card_text
 from tui.screens.big2_scoring import Big2ScoringScreen
 from tui.screens.results import MatchSummary
-from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen
+from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.widgets.big2_seats import Big2Seats
-from tui.widgets.card import card_markup
+from tui.widgets.card import FaceSize, card_markup, faces_fitting
 from tui.widgets.event_log import EventLog
-from tui.widgets.hand import HandStrip, faces_row
+from tui.widgets.hand import HandStrip
+from tui.widgets.room import TableRoom
 
 TURN_ACTIONS = ("play", "pass_turn", "hint")
 
 
-def plural(count: int, word: str) -> str:
-    """ "card" or "cards", as ``count`` needs."""
-    return word if count == 1 else word + "s"
-
-
 class Big2TableScreen(SessionScreen):
     GAME_KEY: ClassVar[str] = "big2"
+    MIN_SIZE: ClassVar[tuple[int, int]] = (64, 20)
+    """Measured (three or four players): the smallest terminal the table is complete at (tests/tui/test_layout.py)."""
     AUTO_FOCUS = "#hand"
+    STATUS_ID = "b2-status"
     # No priority bindings: every key goes the same way (to the focused hand, then up to the screen), so a burst
     # such as "right space enter" is applied in the order it was typed.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "play", "Play", tooltip="Play the selected cards"),
-        Binding("p", "play", "Play", show=False),
-        Binding("x", "pass_turn", "Pass"),
-        Binding("h", "hint", "Hint", tooltip="Select what the hard computer player would play"),
+        *turn_keys(
+            Binding("enter", "play", "Play", tooltip="Play the selected cards"),
+            Binding("p", "play", "Play", show=False),
+            Binding("x", "pass_turn", "Pass"),
+            Binding("h", "hint", "Hint", tooltip="Select what the hard computer player would play"),
+        ),
         Binding("left", "cursor(-1)", "←", show=False),
         Binding("right", "cursor(1)", "→", show=False),
-        Binding("space", "toggle_card", "Select"),
+        Binding("space", "toggle_card", "Select", show=False),  # the status line says it; ? lists it
         Binding("escape", "clear_selection", "Clear"),
-        Binding("o", "sort", "Sort"),
+        Binding("o", "sort", "Sort", show=False),  # the hand's title says it: "by rank (o)"
         *SESSION_BINDINGS,
     ]
 
@@ -72,6 +73,8 @@ class Big2TableScreen(SessionScreen):
         """An explanation (a rejected play, a hint) shown in the status line until the selection changes."""
         self._message_for: tuple[Card, ...] = ()
         """The selection the message is about."""
+        self._table_faces: FaceSize = "mini"
+        """The largest faces the play on the table is drawn with (the room's height decides)."""
 
     # -- layout --------------------------------------------------------------------------------------------------
     def compose_table(self) -> ComposeResult:
@@ -79,18 +82,35 @@ class Big2TableScreen(SessionScreen):
         others = [(me + i) % self.players for i in range(1, self.players)]
         if self.me is None:
             others = [0, *others]
-        yield Big2Seats(others, id="b2-seats")
-        with Horizontal(id="b2-middle"):
-            with Vertical(id="b2-felt"):
-                yield Static("", id="b2-play")
-                yield Static("", id="b2-turn")
-                with Horizontal(id="b2-actions"):
-                    yield Button("Play (p)", id="b2-play-button", variant="primary", compact=True)
-                    yield Button("Pass (x)", id="b2-pass-button", compact=True)
-                    yield Button("Hint (h)", id="b2-hint-button", compact=True)
-            yield EventLog(id="log")
-        yield Static("", id="b2-status")
-        yield HandStrip(id="hand")
+        # The others on top; the play to beat (on the felt) beside the log; your hand at the bottom, its cards as
+        # large as the room's height allows (the strip picks the size from its height, see styles/big2.tcss).
+        with TableRoom(id="room"):
+            yield Big2Seats(others, id="b2-seats")
+            with Horizontal(id="b2-middle"):
+                with Vertical(id="b2-felt"):
+                    yield Static("", id="b2-play")
+                    yield Static("", id="b2-turn")
+                    with Horizontal(id="b2-actions"):
+                        yield Button("Play (p)", id="b2-play-button", variant="primary", compact=True)
+                        yield Button("Pass (x)", id="b2-pass-button", compact=True)
+                        yield Button("Hint (h)", id="b2-hint-button", compact=True)
+                yield EventLog(id="log")
+            yield Static("", id="b2-status")
+            yield HandStrip(id="hand")
+
+    @on(TableRoom.Resized)
+    def _room_resized(self, message: TableRoom.Resized) -> None:
+        """The play on the table is drawn for the felt's new width and the room's height."""
+        message.stop()
+        room = message.room
+        self._table_faces = "huge" if room.has_class("-taller") else "large" if room.has_class("-tall") else "mini"
+        self.call_after_refresh(self._draw_table)
+
+    def _draw_table(self) -> None:
+        if self.snapshot is not None and self.is_attached:
+            view = self.snapshot.view
+            assert isinstance(view, Big2View)
+            self.query_one("#b2-play", Static).update(self._table_text(view))
 
     def set_up(self) -> None:
         self.query_one(EventLog).can_focus = False
@@ -162,7 +182,7 @@ class Big2TableScreen(SessionScreen):
         hand.show(view.hand)
         order = "rank" if hand.sort == "rank" else "suit"
         me = who(self.me, self.names, self.me, start=True) if self.me is not None else "Watching"
-        hand.border_title = Content(f"{me} · {len(view.hand)} {plural(len(view.hand), 'card')} · by {order} (o)")
+        hand.border_title = Content(f"{me} · {count_of(len(view.hand), 'card')} · by {order} (o)")
         mine = view.totals[self.me] if self.me is not None else 0
         hand.border_subtitle = f"total {signed(mine)} · deal {view.deal} of {view.options.deals}"
         hand.set_class(view.to_move == self.me, "-to-move")
@@ -183,8 +203,9 @@ class Big2TableScreen(SessionScreen):
             return Content.styled(text, "italic $text-muted")
         cards = view.table.cards
         combo = classify(cards, view.options)
-        what = combo.describe() if combo is not None else cards_text(cards)
-        shown = faces_row(cards) if len(cards) <= 9 else Content(" ").join(card_markup(card) for card in cards)
+        what = play_words(cards, combo.kind) if combo is not None else cards_text(cards)
+        room = self.query_one("#b2-play", Static).content_size.width or 36
+        shown = faces_fitting(cards, room, self._table_faces) or Content(" ").join(card_markup(c) for c in cards)
         name = who(view.table_seat, self.names, self.me, start=True)
         return Content.assemble((f"{name}: ", "bold"), what) + Content("\n") + shown
 
@@ -212,13 +233,14 @@ class Big2TableScreen(SessionScreen):
         shown = cards_text(cards)
         if combo is None:
             return Content.assemble("Selected: ", (shown, "bold"), (" — not a combination", "$text-error"))
-        text = Content.assemble("Selected: ", (combo.describe(), "bold"))
+        text = Content.assemble("Selected: ", (play_words(cards, combo.kind), "bold"))
         table = classify(view.table.cards, view.options) if view.table is not None else None
-        if table is not None:
+        if table is not None and view.table is not None:
+            on_table = play_words(view.table.cards, table.kind)
             if combo.beats(table):
-                text += Content.styled(f" — beats {table.describe()}", "$text-success")
+                text += Content.styled(f" — beats {on_table}", "$text-success")
             else:
-                text += Content.styled(f" — does not beat {table.describe()}", "$text-error")
+                text += Content.styled(f" — does not beat {on_table}", "$text-error")
         elif view.must_include is not None and view.must_include not in cards:
             text += Content.styled(f" — must include the {card_text(view.must_include)}", "$text-error")
         return text
@@ -255,11 +277,22 @@ class Big2TableScreen(SessionScreen):
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A move you cannot make now is greyed (None): pressed anyway, it says why in the status line."""
         if action in TURN_ACTIONS:
-            return self._may(action)
+            return True if self._may(action) else None
         if action == "clear_selection":
-            return bool(self.query_one(HandStrip).selected)
-        return True
+            return bool(self.query_one(HandStrip).selected)  # else escape goes back to the menu
+        return super().check_action(action, parameters)
+
+    def _why_not(self, action: str) -> str:
+        waiting = self.why_not_now()
+        if waiting:
+            return waiting
+        if action == "play":
+            return "Choose cards first: ←/→ to move, space to select (or click them), then Enter"
+        if action == "pass_turn":
+            return "You lead: play any combination (you may not pass)"
+        return "A hint is being worked out"
 
     def commands(self) -> Iterator[SystemCommand]:
         if self._may("play"):
@@ -271,13 +304,14 @@ class Big2TableScreen(SessionScreen):
         yield SystemCommand("Sort hand", "By rank or by suit (o)", self.action_sort)
 
     def _explain(self, text: str) -> None:
-        self.notify(text, severity="error", markup=False)
+        self.refuse(text)
         self._message = Content.styled(text, "bold $text-error")
         self._message_for = self.query_one(HandStrip).selection
         self._show_status()
 
     def action_play(self) -> None:
         if not self._may("play"):
+            self._explain(self._why_not("play"))
             return
         hand = self.query_one(HandStrip)
         enc = big2_encoding(self.options)
@@ -287,6 +321,8 @@ class Big2TableScreen(SessionScreen):
     def action_pass_turn(self) -> None:
         if self._may("pass_turn"):
             self._send(PASS, "")
+        else:
+            self._explain(self._why_not("pass_turn"))
 
     def _send(self, action: Action, prefix: str) -> None:
         try:
@@ -327,6 +363,7 @@ class Big2TableScreen(SessionScreen):
     # -- the hint ------------------------------------------------------------------------------------------------
     def action_hint(self) -> None:
         if not self._may("hint"):
+            self._explain(self._why_not("hint"))
             return
         if self.request_hint(self._hint_found):
             self._message = Content.styled("Thinking of a hint…", "italic $text-accent")
@@ -344,7 +381,7 @@ class Big2TableScreen(SessionScreen):
         elif isinstance(action, Play):
             hand.select(action.cards, hint=True)
             combo = classify(action.cards, self.options)
-            what = combo.describe() if combo is not None else cards_text(action.cards)
+            what = play_words(action.cards, combo.kind) if combo is not None else cards_text(action.cards)
             self._message = Content.assemble(("Hint: ", "bold $text-success"), what, " — Enter plays it")
         self._message_for = hand.selection
         self._show_status()

@@ -1,35 +1,161 @@
-"""The main menu: which game, how many players, house rules, difficulty, your name."""
+"""The main menu: which game, how many players, house rules, difficulty, your name.
+
+It starts from your settings (:mod:`tui.settings`): your name, and for each game the number of players and the
+opponents' level you chose as its defaults. The line under the form sums up the rules as they stand with the house
+rules ticked, built from the game's options object (not from the preset's fixed description), so it follows every
+box you tick.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from itertools import combinations
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from engine.bots import DIFFICULTIES
 from engine.errors import ParlourError
 from engine.game import GameEntry
-from engine.registry import get_entry
+from engine.games import rank, trash
+from engine.games.big2 import SUIT_ORDERS, Big2Options
+from engine.games.chase import ChaseOptions
+from engine.games.rank import RankOptions
+from engine.games.trash import TrashOptions
+from engine.registry import difficulties, get_entry
+from tui.faces import card_text, suit_symbol
 from tui.games import table_entries
 from tui.messages import PlayConfig, StartGame
 from tui.screens.rules import RulesScreen
+from tui.screens.settings import app_settings, open_settings
+from tui.settings import Settings
 from tui.widgets.title_bar import TitleBar
 
 
+def sentence_case(text: str) -> str:
+    """``text`` with its first letter in upper case, the rest as written (``pagat scoring`` -> ``Pagat scoring``).
+
+    >>> sentence_case("pagat scoring"), sentence_case("3 lives")
+    ('Pagat scoring', '3 lives')
+    """
+    return text[:1].upper() + text[1:]
+
+
 def useful_variants(entry: GameEntry) -> list[tuple[str, str, str]]:
-    """The variants that may be chosen for this entry's preset: (key, name, description)."""
-    return [(v.key, v.name, v.description) for v in entry.game.useful_variants(entry.preset)]
+    """The variants that may be chosen for this entry's preset: (key, label, description), labels in sentence
+    case like the rest of the form."""
+    return [(v.key, sentence_case(v.name), v.description) for v in entry.game.useful_variants(entry.preset)]
 
 
 def player_choices(game: str) -> list[tuple[str, int]]:
     """The numbers of players ``game`` can be played by, for the Players list."""
     rules = get_entry(game).game
     return [(str(n), n) for n in range(rules.min_players, rules.max_players + 1)]
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def decks(n: int) -> str:
+    """``one deck``, ``two decks`` (the way the rules say it)."""
+    return f"{NUMBERS.get(n, str(n))} deck{'' if n == 1 else 's'}"
+
+
+NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
+# -- the one-line summary of the rules in force ------------------------------------------------------------------
+def chase_summary(options: ChaseOptions, players: int) -> str:
+    """Screw Your Neighbor and Chase the Ace: lives or tokens, who pays, ties, Kings, the dealer's turn."""
+    lives = count(options.lives, "token") if options.preset == "chase" else count(options.lives, "life", "lives")
+    if options.on_honour:
+        lives += " + a life on honour"
+    payer = "the highest card pays 1 (never a King), every Ace 2" if options.high_card_pays else "the lowest card pays"
+    ties = "tied players all pay" if options.ties_all_pay else "ties broken by suit"
+    kings = "Kings face up" if options.kings_face_up else "a King blocks a trade"
+    dealer = "the dealer cuts" if options.dealer_cuts else "the dealer may swap"
+    return f"{lives}; {payer}, {ties}; {kings}; {dealer}"
+
+
+def big2_summary(options: Big2Options, players: int) -> str:
+    """Big Two: the suit order and the lead card, passing, the scoring, the length of the match."""
+    order = " > ".join(suit_symbol(suit) for suit in reversed(SUIT_ORDERS[options.suits]))
+    lead = card_text(options.lead_card)
+    passing = "no play after a pass" if options.no_play_after_pass else "you may play again after a pass"
+    if options.scoring == "pagat":
+        scoring = "pagat scoring: a point a card left, ×2 for 10–12, ×3 for 13"
+    else:
+        scoring = "a point a card left, doubled over 9 and again for each 2"
+    match = count(options.deals, "deal")
+    if options.score_limit is not None:
+        match += f" or to {count(options.score_limit, 'point')}"
+    return f"suits {order}, the {lead} leads; {passing}; {scoring}; {match}"
+
+
+def trash_summary(options: TrashOptions, players: int) -> str:
+    """Trash: one deal or a match, the layout size, the decks, how a deal ends."""
+    scope = "deal after deal" if options.match else "one deal"
+    parts = [f"{scope}, {options.size}-card layouts, {decks(len(trash.deck_of(players)) // 52)}"]
+    if options.last_turn:
+        parts.append("after a completion the others get a last turn")
+    if options.match:
+        winners = "all who complete get" if options.last_turn else "the first to complete gets"
+        parts.append(f"{winners} one card fewer; a 1-card layout wins the match")
+    else:
+        parts.append("all who complete win" if options.last_turn else "the first to complete wins at once")
+    return "; ".join(parts)
+
+
+def rank_summary(options: RankOptions, players: int) -> str:
+    """Rank: the hand, the rule of play, the deck for this many players, the length of the match."""
+    cards = rank.deck_of(players)
+    jokers = sum(1 for card in cards if card.suit is None)
+    deck = f"{decks((len(cards) - jokers) // 52)} and {count(jokers, 'joker')}"
+    return (
+        f"{count(rank.HAND_SIZE, 'card')} each, one rank up or down, Aces and Jokers to escape; {deck}; "
+        f"{count(options.deals, 'deal')}, the fewest penalty points win"
+    )
+
+
+SUMMARIES: dict[type[Any], Callable[[Any, int], str]] = {
+    ChaseOptions: chase_summary,
+    Big2Options: big2_summary,
+    TrashOptions: trash_summary,
+    RankOptions: rank_summary,
+}
+"""The summary for each game's options class. A game without one shows its preset's description."""
+
+
+def rules_line(entry: GameEntry, variants: tuple[str, ...], players: int) -> str:
+    """The one line under the menu's form: the rules in force for ``entry`` with ``variants``, in sentence case;
+    the reason in words when the variants cannot be played together. Cards are written as the settings say."""
+    try:
+        options = entry.game.options(entry.preset, variants)
+    except ParlourError as err:
+        names = {v.key: sentence_case(v.name) for v in entry.game.variants}
+        clash = [(names[a], names[b]) for a, b in combinations(variants, 2) if _exclude(entry, a, b)]
+        if clash:
+            return f"{clash[0][0]} and {clash[0][1]} cannot be played together: untick one."
+        return sentence_case(str(err)) + "."
+    summary = SUMMARIES.get(type(options))
+    if summary is not None:
+        return sentence_case(summary(options, players))
+    preset = next((p for p in entry.game.presets if p.key == entry.game.preset_key(options)), None)
+    return sentence_case(preset.description) if preset else ""
+
+
+def _exclude(entry: GameEntry, a: str, b: str) -> bool:
+    """Whether the variants ``a`` and ``b`` of ``entry``'s game contradict each other."""
+    known = {v.key: v for v in entry.game.variants}
+    first, second = known.get(a), known.get(b)
+    return first is not None and second is not None and (b in first.excludes or a in second.excludes)
 
 
 class MenuScreen(Screen[None]):
@@ -39,22 +165,46 @@ class MenuScreen(Screen[None]):
         Binding("ctrl+q", "app.quit", "Quit", show=False),
         Binding("r", "rules", "Rules"),
         Binding("f1", "rules", "Rules", show=False),
+        Binding("s", "settings", "Settings", tooltip="Your name, theme, card faces, pace and game defaults"),
     ]
 
-    def __init__(self, game: str = "screw", players: int = 5, difficulty: str = "medium", name: str = "You") -> None:
+    def __init__(
+        self,
+        game: str | None = None,
+        players: int | None = None,
+        difficulty: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        """What is not given comes from the settings: ``game`` the first game, ``players`` and ``difficulty`` its
+        defaults, ``name`` yours. The app gives all four when it comes back from a table (the table just left)."""
         super().__init__()
         self.initial = (game, players, difficulty, name)
         self._variants_for: str | None = None
-        rules = get_entry(game).game
-        self._players_range = (rules.min_players, rules.max_players)
+        self._defaults_for: str | None = None
+        self._applied: tuple[object, object] = (None, None)
+        """The players and difficulty the menu itself last set: a value you have changed since stays."""
+
+    @property
+    def settings(self) -> Settings:
+        return app_settings(self.app)
 
     def compose(self) -> ComposeResult:
         game, players, difficulty, name = self.initial
-        if game not in {entry.key for entry in table_entries()}:
-            game = table_entries()[0].key
+        keys = [entry.key for entry in table_entries()]
+        if game not in keys:
+            game = keys[0]
         rules = get_entry(game).game
+        defaults = self.settings.game(game)
+        if players is None or not rules.min_players <= players <= rules.max_players:
+            players = defaults.players
         if not rules.min_players <= players <= rules.max_players:
             players = rules.default_players
+        levels = difficulties(rules)
+        if difficulty not in levels:
+            difficulty = defaults.difficulty if defaults.difficulty in levels else levels[0]
+        name = name if name is not None else self.settings.name
+        self._defaults_for = game
+        self._applied = (players, difficulty)
         yield TitleBar()
         with Vertical(id="menu-box"):
             yield Static("Parlour — card games at the terminal table", id="menu-title")
@@ -71,7 +221,7 @@ class MenuScreen(Screen[None]):
                 yield Select(player_choices(game), value=players, allow_blank=False, compact=True, id="players")
                 yield Label("Opponents")
                 yield Select(
-                    [(level.capitalize(), level) for level in DIFFICULTIES],
+                    [(level.capitalize(), level) for level in levels],
                     value=difficulty,
                     allow_blank=False,
                     compact=True,
@@ -85,6 +235,7 @@ class MenuScreen(Screen[None]):
             with Horizontal(id="menu-buttons"):
                 yield Button("Start", id="start", variant="primary")
                 yield Button("Rules", id="rules")
+                yield Button("Settings", id="settings")
                 yield Button("Quit", id="quit", variant="error")
         yield Footer()
 
@@ -105,28 +256,68 @@ class MenuScreen(Screen[None]):
         box = self.query_one("#variants", Vertical)
         await box.remove_children()
         await box.mount_all(
-            Checkbox(name, value=False, compact=True, id=f"variant-{key}", tooltip=description)
-            for key, name, description in useful_variants(entry)
+            Checkbox(label, value=False, compact=True, id=f"variant-{key}", tooltip=description)
+            for key, label, description in useful_variants(entry)
         )
-        preset = next((p for p in entry.game.presets if p.key == entry.preset), None)
-        self.query_one("#preset-text", Static).update(preset.description if preset else "")
+        self.show_summary()
+
+    def show_summary(self) -> None:
+        """Sum up the rules as they stand (the game, the boxes ticked, the number of players)."""
+        players = self.query_one("#players", Select).value
+        count = players if isinstance(players, int) else self.entry.game.default_players
+        variants = self.chosen_variants()
+        line = rules_line(self.entry, variants, count)
+        shown = self.query_one("#preset-text", Static)
+        shown.update(Content(line))
+        shown.set_class(not self._playable(variants), "-problem")
 
     @on(Select.Changed, "#game")
     async def _game_changed(self) -> None:
-        self._show_players()
+        self._show_defaults()
         await self._show_variants()
+        self.show_summary()
 
-    def _show_players(self) -> None:
-        """Offer only the numbers of players the chosen game takes (Big Two: 2 to 4)."""
-        players = self.query_one("#players", Select)
-        rules = self.entry.game
-        current = players.value
-        if (rules.min_players, rules.max_players) == self._players_range:
+    @on(Select.Changed, "#players")
+    @on(Checkbox.Changed)
+    def _rules_changed(self) -> None:
+        self.show_summary()
+
+    def _show_defaults(self) -> None:
+        """Offer only the numbers of players and levels the chosen game takes, starting from its defaults in your
+        settings; a number or a level you changed yourself stays when the new game takes it too."""
+        entry = self.entry
+        if entry.key == self._defaults_for:
             return
-        self._players_range = (rules.min_players, rules.max_players)
-        players.set_options(player_choices(self.entry.key))
-        fits = isinstance(current, int) and rules.min_players <= current <= rules.max_players
-        players.value = current if fits else rules.default_players
+        self._defaults_for = entry.key
+        rules = entry.game
+        defaults = self.settings.game(entry.key)
+        players = self.query_one("#players", Select)
+        difficulty = self.query_one("#difficulty", Select)
+        current_players, current_level = players.value, difficulty.value
+        set_players, set_level = self._applied
+        players.set_options(player_choices(entry.key))
+        if current_players != set_players and isinstance(current_players, int):
+            chosen_players = current_players  # yours, kept if it fits
+        else:
+            chosen_players = defaults.players
+        if not (isinstance(chosen_players, int) and rules.min_players <= chosen_players <= rules.max_players):
+            chosen_players = rules.default_players
+        levels = difficulties(rules)
+        difficulty.set_options([(level.capitalize(), level) for level in levels])
+        chosen_level = current_level if current_level != set_level else defaults.difficulty
+        if chosen_level not in levels:
+            chosen_level = defaults.difficulty if defaults.difficulty in levels else levels[0]
+        players.value = chosen_players
+        difficulty.value = chosen_level
+        self._applied = (chosen_players, chosen_level)
+
+    def _playable(self, variants: tuple[str, ...]) -> bool:
+        entry = self.entry
+        try:
+            entry.game.options(entry.preset, variants)
+        except ParlourError:
+            return False
+        return True
 
     def chosen_variants(self) -> tuple[str, ...]:
         return tuple(
@@ -139,7 +330,7 @@ class MenuScreen(Screen[None]):
         name = self.query_one("#name", Input).value.strip() or "You"
         return PlayConfig(
             game=self.entry.key,
-            players=players if isinstance(players, int) else 5,
+            players=players if isinstance(players, int) else self.entry.game.default_players,
             seed=None,
             preset=None,
             variants=self.chosen_variants(),
@@ -166,6 +357,21 @@ class MenuScreen(Screen[None]):
             return
         self.app.push_screen(RulesScreen(entry.game.rules_summary(options)))
 
+    def action_settings(self) -> None:
+        before = self.settings
+
+        def closed(saved: Settings | None) -> None:
+            if saved is None:
+                return
+            name = self.query_one("#name", Input)
+            if name.value.strip() == before.name:
+                name.value = saved.name  # the name from the settings, unless you typed another here
+            self._defaults_for = None
+            self._show_defaults()  # the new defaults for this game, where you have not chosen otherwise
+            self.show_summary()  # the cards in it may be written in letters now
+
+        open_settings(self.app, closed)
+
     @on(Button.Pressed, "#start")
     def _start_pressed(self) -> None:
         self.action_start()
@@ -173,6 +379,10 @@ class MenuScreen(Screen[None]):
     @on(Button.Pressed, "#rules")
     def _rules_pressed(self) -> None:
         self.action_rules()
+
+    @on(Button.Pressed, "#settings")
+    def _settings_pressed(self) -> None:
+        self.action_settings()
 
     @on(Button.Pressed, "#quit")
     def _quit_pressed(self) -> None:

@@ -22,7 +22,7 @@ from engine.cards import Card, Rank
 from engine.games.rank import RANKS, DealOver
 from tui.describe import who
 from tui.describe_rank import a_rank, ordinal, penalty_text, rank_word
-from tui.screens.round_over import RoundOverScreen, next_bindings
+from tui.screens.round_over import DIALOG_KEYS, RoundOverScreen, next_bindings
 from tui.widgets.card import card_markup
 
 RANK_KEYS: dict[Rank, str] = {
@@ -44,6 +44,7 @@ class JokerNameScreen(ModalScreen[Rank]):
         *(Binding(key, f"name('{key}')", rank_word(rank), show=False) for rank, key in RANK_KEYS.items()),
         Binding("1", "name('a')", "Ace", show=False),
         Binding("t", "name('0')", "10", show=False),
+        Binding("question_mark", "app.keys", "Keys", show=False),
     ]
 
     def __init__(self, top: str, hint: str = "") -> None:
@@ -82,6 +83,7 @@ class FollowUpScreen(ModalScreen[Card | None]):
         *(Binding(str(n), f"choose({n - 1})", "", show=False) for n in range(1, 10)),
         Binding("x", "decline", "No follow-up"),
         Binding("escape", "decline", "No follow-up", show=False),
+        *DIALOG_KEYS,
     ]
 
     def __init__(self, rank: Rank, cards: Sequence[Card]) -> None:

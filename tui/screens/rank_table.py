@@ -46,10 +46,12 @@ from tui.describe_rank import RankNarrator, options_text, penalty_text, top_text
 from tui.faces import card_text
 from tui.screens.rank_dialogs import FollowUpScreen, JokerNameScreen, RankDealScreen
 from tui.screens.results import MatchSummary
-from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen
+from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
+from tui.widgets.card import FaceSize, faces_row
 from tui.widgets.event_log import EventLog
-from tui.widgets.hand import HandStrip, faces_row
+from tui.widgets.hand import HandStrip
 from tui.widgets.rank_seats import RankSeats, waiting_on
+from tui.widgets.room import TableRoom
 from tui.widgets.seats import THINKING
 
 
@@ -66,12 +68,17 @@ def by_suit(card: Card) -> tuple[int, int]:
 
 class RankTableScreen(SessionScreen):
     GAME_KEY: ClassVar[str] = "rank"
+    MIN_SIZE: ClassVar[tuple[int, int]] = (64, 24)
+    """Measured (ten players): the smallest terminal the table is complete at (tests/tui/test_layout.py)."""
+    STATUS_ID = "rk-status"
     AUTO_FOCUS = "#hand"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "play", "Play", tooltip="Play the chosen card"),
-        Binding("p", "play", "Play", show=False),
-        Binding("d", "draw", "Draw", tooltip="Draw a card (only with no normal play)"),
-        Binding("x", "pass_turn", "Pass", tooltip="Pass (only when nothing can be played or drawn)"),
+        *turn_keys(
+            Binding("enter", "play", "Play", tooltip="Play the chosen card"),
+            Binding("p", "play", "Play", show=False),
+            Binding("d", "draw", "Draw", tooltip="Draw a card (only with no normal play)"),
+            Binding("x", "pass_turn", "Pass", tooltip="Pass (only when nothing can be played or drawn)"),
+        ),
         Binding("left", "cursor(-1)", "←", show=False),
         Binding("right", "cursor(1)", "→", show=False),
         Binding("home", "cursor_end(0)", "", show=False),
@@ -95,6 +102,8 @@ class RankTableScreen(SessionScreen):
         """The snapshot version the cursor was last put on a playable card for (once per turn)."""
         self._asking: int | None = None
         """The snapshot version a Joker dialog is open for (one dialog per question)."""
+        self._top_face: FaceSize = "mini"
+        """The size the pile's top card is drawn at (the room's height decides)."""
 
     # -- layout --------------------------------------------------------------------------------------------------
     @property
@@ -105,20 +114,38 @@ class RankTableScreen(SessionScreen):
         return [(start + i) % self.players for i in range(self.players) if (start + i) % self.players != me]
 
     def compose_table(self) -> ComposeResult:
-        yield RankSeats(self.seat_order, id="rk-seats")
-        with Horizontal(id="rk-middle"):
-            with Vertical(id="rk-felt"):
-                with Horizontal(id="rk-pile-row"):
-                    yield Static("", id="rk-top")
-                    yield Static("", id="rk-piles")
-                yield Static("", id="rk-turn")
-                with Horizontal(id="rk-actions"):
-                    yield Button("Play (⏎)", id="rk-play", variant="primary", compact=True, disabled=True)
-                    yield Button("Draw (d)", id="rk-draw", compact=True, disabled=True)
-                    yield Button("Pass (x)", id="rk-pass", compact=True, disabled=True)
-            yield EventLog(id="log")
-        yield Static("", id="rk-status")
-        yield HandStrip(id="hand", single=True)
+        # The others on top; the pile (its top card as a face, as large as the room allows) beside the log; your
+        # hand at the bottom, its faces as large as the strip's height allows (see styles/rank.tcss).
+        with TableRoom(id="room"):
+            yield RankSeats(self.seat_order, id="rk-seats")
+            with Horizontal(id="rk-middle"):
+                with Vertical(id="rk-felt"):
+                    with Horizontal(id="rk-pile-row"):
+                        yield Static("", id="rk-top")
+                        yield Static("", id="rk-piles")
+                    yield Static("", id="rk-turn")
+                    with Horizontal(id="rk-actions"):
+                        yield Button("Play (⏎)", id="rk-play", variant="primary", compact=True, disabled=True)
+                        yield Button("Draw (d)", id="rk-draw", compact=True, disabled=True)
+                        yield Button("Pass (x)", id="rk-pass", compact=True, disabled=True)
+                yield EventLog(id="log")
+            yield Static("", id="rk-status")
+            yield HandStrip(id="hand", single=True)
+
+    @on(TableRoom.Resized)
+    def _room_resized(self, message: TableRoom.Resized) -> None:
+        """The pile's top card as large as the room's height allows."""
+        message.stop()
+        room = message.room
+        self._top_face = "huge" if room.has_class("-taller") else "large" if room.has_class("-tall") else "mini"
+        self._draw_top()
+        seats = self.query_one(RankSeats)
+        seats.compact = seats.rows > 1 and not room.has_class("-tall")
+
+    def _draw_top(self) -> None:
+        view = self.snapshot.view if self.snapshot is not None else None
+        top = view.top if isinstance(view, RankView) else None
+        self.query_one("#rk-top", Static).update(faces_row((top,), self._top_face) if top is not None else "")
 
     def set_up(self) -> None:
         self.query_one(EventLog).can_focus = False
@@ -207,7 +234,7 @@ class RankTableScreen(SessionScreen):
         points = view.penalties[self.me] if self.me is not None and self.me < len(view.penalties) else 0
         hand.border_subtitle = f"{penalty_text(points)} · deal {view.deal} of {view.deals}"
         hand.set_class(mine, "-to-move")
-        self.query_one("#rk-top", Static).update(faces_row((view.top,)) if view.top is not None else "")
+        self._draw_top()
         self.query_one("#rk-piles", Static).update(self._piles_text(view))
         self.query_one("#rk-turn", Static).update(self._turn_text(view, mine, thinking))
         legal = set(self.legal)
@@ -319,8 +346,16 @@ class RankTableScreen(SessionScreen):
 
     # -- your moves ----------------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Always on: a key that does nothing now is refused in words (refuse), not silently.
-        return True
+        """A move you cannot make now is greyed (None): pressed anyway, it is refused in words (``explain``)."""
+        legal = self.legal
+        if action == "play":
+            chosen = self._chosen() if legal else None
+            return True if chosen is not None and Play(chosen) in legal else None
+        if action == "draw":
+            return True if DRAW in legal else None
+        if action == "pass_turn":
+            return True if PASS in legal and self.view.phase is RankPhase.PLAY else None
+        return super().check_action(action, parameters)
 
     def commands(self) -> Iterator[SystemCommand]:
         legal = self.legal
@@ -334,8 +369,8 @@ class RankTableScreen(SessionScreen):
         yield SystemCommand("Sort hand", "By rank or by suit (o)", self.action_sort)
 
     def refuse(self, text: str) -> None:
-        """Say why a key does nothing now (the status line and a notification); nothing is sent."""
-        self.notify(text, severity="warning", markup=False, timeout=3)
+        """Say why a key does nothing now, once, in the status line; nothing is sent."""
+        super().refuse(text)
         self._message = Content.styled(text, "bold $text-error")
         self._message_version = self.snapshot.version if self.snapshot is not None else None
         self.query_one("#rk-status", Static).update(self._message)

@@ -29,6 +29,7 @@ class ResultsScreen(ModalScreen[ResultChoice]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "choose('again')", "Play again"),
         Binding("m", "choose('menu')", "Main menu"),
+        Binding("escape", "choose('menu')", "Main menu", show=False),
         Binding("q", "choose('quit')", "Quit"),
     ]
 

@@ -12,6 +12,7 @@ from textual.content import Content
 from textual.widgets import Footer, Static
 
 from engine.cards import Card
+from tui.faces import card_text
 from tui.screens.round_over import RoundOverScreen, next_bindings
 from tui.widgets.card import card_markup
 
@@ -46,8 +47,11 @@ class RevealScreen(RoundOverScreen):
                 for seat, card in reveal.cards:
                     name = "You" if seat == self.me else self.names[seat]
                     mark = Content.styled("  pays", "bold $text-error") if seat in reveal.payers else Content("")
+                    pad = " " * (3 - len(card_text(card)))  # "10♥" and "9♥" line up, and so do the "pays"
                     yield Static(
-                        Content.assemble((f"{name[:10]:<10} ", "bold" if seat == self.me else ""), card_markup(card))
+                        Content.assemble(
+                            (f"{name[:10]:<10} ", "bold" if seat == self.me else ""), card_markup(card), pad
+                        )
                         + mark,
                         classes="reveal-card",
                     )

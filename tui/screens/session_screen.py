@@ -20,11 +20,15 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
+from textual import events
+from textual.actions import parse as parse_action
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Markdown
+from textual.timer import Timer
+from textual.widgets import Markdown, Static
 
 from engine.errors import ParlourError
 from engine.events import Event
@@ -34,15 +38,41 @@ from engine.session import Session, Snapshot
 from tui.messages import EngineEvent, MainMenu, PlayAgain
 from tui.screens.results import MatchSummary, ResultChoice, ResultsScreen
 from tui.widgets.event_log import EventLog
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.title_bar import TitleBar
 
 SESSION_BINDINGS: list[BindingType] = [
     Binding("r", "toggle_rules", "Rules"),
     Binding("f1", "toggle_rules", "Rules", show=False),
-    Binding("q", "app.quit", "Quit"),
+    Binding("m", "to_menu", "Menu", tooltip="Back to the main menu (asks first while the match is on)"),
+    Binding("m", "to_lobby", "Lobby", tooltip="Back to the lobby (asks first while the match is on)"),
+    Binding("escape", "to_menu", "Menu", show=False),
+    Binding("escape", "to_lobby", "Lobby", show=False),
+    Binding("q", "app.leave('quit')", "Quit", tooltip="Quit Parlour (asks first while the match is on)"),
+    Binding("pageup", "scroll_log('page_up')", "Log up", show=False),
+    Binding("pagedown", "scroll_log('page_down')", "Log down", show=False),
+    Binding("ctrl+home", "scroll_log('home')", "Log start", show=False),
+    Binding("ctrl+end", "scroll_log('end')", "Log end", show=False),
 ]
 """The keys every table has. Subclasses put these after their own rather than inheriting them as ``BINDINGS``:
-inherited bindings come first in the footer, and the footer shows the game's keys first."""
+inherited bindings come first in the footer, and the footer shows the game's keys first. ``m`` and ``escape`` lead
+back to the menu, or to the lobby at a LAN table (one of each pair is hidden, see ``check_action``)."""
+
+REFUSAL_SECONDS = 6.0
+"""How long a refusal stays in the status line (unless the table changes first)."""
+
+
+def turn_keys(*bindings: Binding) -> list[BindingType]:
+    """The bindings of a table's moves, each followed by a hidden twin on the same key.
+
+    A move that cannot be made now is greyed in the footer (``check_action`` answers None), so Textual skips its
+    binding and runs the twin, ``explain``: it calls the very same action, which says in the status line why it
+    cannot be done. The footer shows what can be done, and a key pressed anyway is answered in words."""
+    keys: list[BindingType] = []
+    for binding in bindings:
+        keys.append(binding)
+        keys.append(Binding(binding.key, f"explain({binding.action!r})", binding.description, show=False))
+    return keys
 
 
 class SessionScreen(Screen[None]):
@@ -52,7 +82,13 @@ class SessionScreen(Screen[None]):
     MRO, so an override that also called ``super()`` would subscribe twice. They set up in ``set_up`` instead.
     """
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (120, "-wide")]
+    """Where the rules pane goes: beside the table from 120 columns (the table keeps 80), over it below. The table
+    itself is laid out by its room's size classes (:mod:`tui.widgets.room`), not by these."""
+    MIN_SIZE: ClassVar[tuple[int, int]] = (70, 22)
+    """The smallest terminal (columns, rows) at which this table is complete; below it the screen says so."""
+    STATUS_ID: ClassVar[str] = "status"
+    """The id of the table's status line (beside your hand): where a refused move is said."""
 
     def __init__(self, session: Session) -> None:
         super().__init__()
@@ -76,6 +112,9 @@ class SessionScreen(Screen[None]):
         self._hint_busy = False
         self._stepping = False
         """True while the table holds an event on screen (``step_pause``) before working off the next."""
+        self._refusal: tuple[str, int | None] | None = None
+        """The refusal the status line shows (its text, and the version it was said at), until the table moves."""
+        self._refusal_timer: Timer | None = None
 
     # -- hooks for the game's table ------------------------------------------------------------------------------
     def compose_table(self) -> ComposeResult:
@@ -119,7 +158,20 @@ class SessionScreen(Screen[None]):
                 yield from self.compose_table()
             with VerticalScroll(id="rules-pane"):
                 yield Markdown(self.rules_markdown, id="rules-text")
-        yield Footer()
+        yield Static("", id="too-small")
+        yield KeyFooter()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below :attr:`MIN_SIZE` the table would lose its buttons or its turn line without a word: a notice
+        takes its place until the window is large enough (the game goes on meanwhile)."""
+        width, height = event.size
+        need_w, need_h = self.MIN_SIZE
+        small = width < need_w or height < need_h
+        self.set_class(small, "-too-small")
+        if small:
+            self.query_one("#too-small", Static).update(
+                Content(f"Make the window at least {need_w}x{need_h} to play.\n(It is {width}x{height} now.)")
+            )
 
     @property
     def rules_markdown(self) -> str:
@@ -168,6 +220,11 @@ class SessionScreen(Screen[None]):
             self.handle(event)
             if isinstance(event, RoundOver):
                 self._round_over = event
+                # Draw the table as the round left it before the dialog opens: no seat still "thinking", no move
+                # offered. (The snapshot is the last one drawn: the engine has already dealt the next round, so a
+                # fresh one would show it; the game's round_dialog puts the round's last cards on the table.)
+                if self.snapshot is not None:
+                    self.render_snapshot(self.snapshot)
                 self.refresh_bindings()
                 self.app.push_screen(self.round_dialog(event), callback=self._round_dialog_closed)
                 return
@@ -188,9 +245,15 @@ class SessionScreen(Screen[None]):
         self._drain()
 
     def redraw(self) -> None:
-        """Draw the table from a fresh snapshot."""
+        """Draw the table from a fresh snapshot (a refusal stays in the status line until the table moves)."""
         self.snapshot = self.session.snapshot()
         self.render_snapshot(self.snapshot)
+        if self._refusal is not None:
+            text, version = self._refusal
+            if version == self.snapshot.version:
+                self._show_refusal(text)
+            else:
+                self._refusal = None
         self.refresh_bindings()
 
     @property
@@ -248,7 +311,7 @@ class SessionScreen(Screen[None]):
         try:
             self.session.submit(action)
         except ParlourError as err:
-            self.notify(str(err), severity="error", markup=False)
+            self.refuse(str(err))
             return err
         self._drain()
         return None
@@ -284,6 +347,97 @@ class SessionScreen(Screen[None]):
     @property
     def hint_busy(self) -> bool:
         return self._hint_busy
+
+    # -- saying no ----------------------------------------------------------------------------------------------
+    def refuse(self, text: str) -> None:
+        """Say once, in the status line beside your hand, why a move cannot be made; nothing is sent. The words
+        stay until the table moves on or a few seconds pass (no toast over the cards)."""
+        version = self.snapshot.version if self.snapshot is not None else None
+        self._refusal = (text, version)
+        self._show_refusal(text)
+        if self._refusal_timer is not None:
+            self._refusal_timer.stop()
+        self._refusal_timer = self.set_timer(REFUSAL_SECONDS, self._refusal_expired)
+
+    def why_not_now(self) -> str:
+        """Why no move of yours can be made at this moment ("" when it is your turn at a table in play)."""
+        snap = self.snapshot
+        if snap is None or self._results_shown or snap.over:
+            return "The match is over"
+        if self.me is None:
+            return "You are watching this table"
+        if not self.idle():
+            return "Wait a moment: the table is still showing the last move"
+        if snap.to_move != self.me:
+            if snap.to_move is None:
+                return "Nobody is to move"
+            return f"Wait: it is {self.names[snap.to_move]}'s turn"
+        return ""
+
+    @property
+    def refusal(self) -> str | None:
+        """The refusal the status line shows now, if any."""
+        return self._refusal[0] if self._refusal is not None else None
+
+    def _show_refusal(self, text: str) -> None:
+        for status in self.query(f"#{self.STATUS_ID}").results(Static):
+            status.update(Content.styled(text, "bold $text-error"))
+
+    def _refusal_expired(self) -> None:
+        self._refusal_timer = None
+        if self._refusal is not None:
+            self._refusal = None
+            if self.snapshot is not None:
+                self.render_snapshot(self.snapshot)
+
+    # -- keys every table shares -----------------------------------------------------------------------------
+    @property
+    def in_progress(self) -> bool:
+        """Is a match on at this table (leaving would abandon it)? Not once it is over."""
+        if self._round_over is not None and self._round_over.last:
+            return False  # the last round's dialog: the match is decided
+        return self.snapshot is not None and not self.snapshot.over and self._match_over is None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("to_menu", "to_lobby"):
+            lobby = getattr(self.app, "MENU_LABEL", "Menu") == "Lobby"
+            return lobby == (action == "to_lobby")
+        if action == "explain" and parameters and isinstance(parameters[0], str):
+            # The twin of a move's key runs only when the move is greyed, not when the table hides it.
+            _, name, inner = parse_action(parameters[0])
+            return self.check_action(name, inner) is not False
+        return True
+
+    def action_to_menu(self) -> None:
+        self._leave("menu")
+
+    def action_to_lobby(self) -> None:
+        self._leave("menu")
+
+    def _leave(self, where: str) -> None:
+        leave = getattr(self.app, "action_leave", None)  # tui.screens.confirm.Navigation, in both apps
+        if leave is not None:
+            leave(where)
+        elif where == "menu":
+            self.post_message(MainMenu())
+
+    def action_explain(self, action: str) -> None:
+        """Run a move's action although ``check_action`` greys it: the action says why it cannot be made."""
+        _, name, parameters = parse_action(action)
+        method = getattr(self, f"action_{name}", None)
+        if method is not None:
+            method(*parameters)
+
+    def action_scroll_log(self, how: str) -> None:
+        log = self.query_one(EventLog)
+        if how == "page_up":
+            log.scroll_page_up()
+        elif how == "page_down":
+            log.scroll_page_down()
+        elif how == "home":
+            log.scroll_home()
+        else:
+            log.scroll_end()
 
     # -- the rules pane ------------------------------------------------------------------------------------------
     def action_toggle_rules(self) -> None:

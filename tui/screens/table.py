@@ -24,21 +24,30 @@ from engine.session import Session, Snapshot
 from tui.describe import describe, who
 from tui.screens.results import MatchSummary
 from tui.screens.reveal import HandReveal, RevealScreen
-from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen
-from tui.widgets.card import CardFace
+from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
+from tui.widgets.card import BigSize, CardFace
 from tui.widgets.event_log import EventLog
+from tui.widgets.room import TableRoom
 from tui.widgets.seats import SeatRing
 
 PLAY_ACTIONS = ("stay", "trade", "swap", "cut")
+DECK_HELP = {
+    "swap": "Swap your card with the top card of the deck",
+    "cut": "Cut the pack and take the card turned up",
+}
 
 
 class TableScreen(SessionScreen):
     GAME_KEY: ClassVar[str] = "chase"
+    MIN_SIZE: ClassVar[tuple[int, int]] = (59, 21)
+    """Measured (ten players): the smallest terminal the table is complete at (tests/tui/test_layout.py)."""
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "stay", "Stay", tooltip="Keep your card"),
-        Binding("t", "trade", "Trade", tooltip="Trade cards with the player to your left"),
-        Binding("d", "swap", "Swap with deck", tooltip="Dealer: swap your card with the top card of the deck"),
-        Binding("d", "cut", "Cut the pack", tooltip="Dealer: cut the pack and take the card turned up"),
+        *turn_keys(
+            Binding("s", "stay", "Stay", tooltip="Keep your card"),
+            Binding("t", "trade", "Trade", tooltip="Trade cards with the player to your left"),
+            Binding("d", "swap", "Swap with deck", tooltip="Dealer: swap your card with the top card of the deck"),
+            Binding("d", "cut", "Cut the pack", tooltip="Dealer: cut the pack and take the card turned up"),
+        ),
         *SESSION_BINDINGS,
     ]
 
@@ -54,18 +63,34 @@ class TableScreen(SessionScreen):
 
     # -- layout --------------------------------------------------------------------------------------------------
     def compose_table(self) -> ComposeResult:
-        yield SeatRing(len(self.names), id="seats")
-        with Horizontal(id="middle"):
-            with Vertical(id="hand-area"):
-                yield Static("Your card", id="card-label")
-                yield CardFace(None, id="my-card")
-            with Vertical(id="controls"):
-                yield Static("", id="status")
-                yield Button("Stay (s)", id="stay", compact=True, disabled=True)
-                yield Button("Trade (t)", id="trade", compact=True, disabled=True)
-                yield Button(f"{self.deck_label} (d)", id="deck", compact=True, disabled=True)
-                yield Static("", id="match-info")
-            yield EventLog(id="log")
+        # The seats across the top; below, your card and your moves on the felt, beside the log. With room the
+        # felt takes half the width and holds them large in its middle, the seats show their cards as faces.
+        with TableRoom(id="room"):
+            yield SeatRing(len(self.names), id="seats")
+            with Horizontal(id="middle"):
+                with Horizontal(id="felt"):
+                    with Vertical(id="hand-area"):
+                        yield Static("Your card", id="card-label")
+                        yield CardFace(None, id="my-card")
+                    with Vertical(id="controls"):
+                        yield Static("", id="status")
+                        yield Button("Stay (s)", id="stay", compact=True, disabled=True)
+                        yield Button("Trade (t)", id="trade", compact=True, disabled=True)
+                        yield Button(f"{self.deck_label} (d)", id="deck", compact=True, disabled=True)
+                        yield Static("", id="match-info")
+                yield EventLog(id="log")
+
+    @on(TableRoom.Resized)
+    def _room_resized(self, message: TableRoom.Resized) -> None:
+        """Cards as large as the room allows: your card, and the seats' cards as faces when the seats are tall."""
+        message.stop()
+        room = message.room
+        size: BigSize = "normal"
+        if room.has_class("-wide"):  # a narrow felt keeps the card its own width
+            size = "bigger" if room.has_class("-taller") else "big" if room.has_class("-tall") else "normal"
+        self.query_one("#my-card", CardFace).resize_to(size)
+        self.query_one(SeatRing).faces = room.has_class("-tall")
+        self.query_one("#felt").border_title = "Your card" if room.has_class("-wide") else ""
 
     @property
     def deck_action(self) -> str:
@@ -106,6 +131,9 @@ class TableScreen(SessionScreen):
         reveal = self._reveal or HandReveal(hand=event.round, cards=[])
         reveal.match_over = event.last
         self.query_one("#status", Static).update(f"Hand {reveal.hand}: cards up")
+        mine = dict(reveal.cards).get(self.me) if self.me is not None else None
+        if mine is not None:
+            self.query_one("#my-card", CardFace).show(mine)  # the card you hold at the end (a cut or a trade)
         if self.snapshot is not None:
             self.query_one(SeatRing).show(
                 self.snapshot.view, self.names, self.me, revealed=dict(reveal.cards), payers=frozenset(reveal.payers)
@@ -155,6 +183,8 @@ class TableScreen(SessionScreen):
         card_face.show(view.my_card if alive else None)
         self.query_one("#card-label", Static).update("Your card" if alive else "")
         legal = self._legal_names()
+        for button in self.query("#stay, #trade, #deck").results(Button):
+            button.display = alive  # out of the match: no moves to offer, not even greyed ones
         self.query_one("#stay", Button).disabled = "stay" not in legal
         self.query_one("#trade", Button).disabled = "trade" not in legal
         self.query_one("#deck", Button).disabled = self.deck_action not in legal
@@ -169,7 +199,7 @@ class TableScreen(SessionScreen):
         if snapshot.over:
             return Content("The match is over")
         if self.me is not None and not view.alive(self.me):
-            return Content("You are out — watching")
+            return Content("Out of the match: watching to the end")
         if snapshot.legal:
             return Content("Your turn")
         if snapshot.to_move is not None:
@@ -181,11 +211,18 @@ class TableScreen(SessionScreen):
 
     # -- your actions --------------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A move you cannot make now is greyed (None); a dealer's move is not shown to the others at all, nor the
+        dealer's other deck move."""
         if action in PLAY_ACTIONS:
-            if action in ("swap", "cut") and action != self.deck_action:
+            if action in ("swap", "cut") and (action != self.deck_action or not self._dealing()):
                 return False
-            return action in self._legal_names()
-        return True
+            return True if action in self._legal_names() else None
+        return super().check_action(action, parameters)
+
+    def _dealing(self) -> bool:
+        """Do you deal this hand?"""
+        snap = self.snapshot
+        return snap is not None and self.me is not None and getattr(snap.view, "dealer", None) == self.me
 
     def commands(self) -> Iterator[SystemCommand]:
         legal = self._legal_names()
@@ -194,12 +231,12 @@ class TableScreen(SessionScreen):
         if "trade" in legal:
             yield SystemCommand("Trade", "Trade cards with the player to your left (t)", self.action_trade)
         if self.deck_action in legal:
-            yield SystemCommand(self.deck_label, "Dealer only (d)", self.action_deck)
+            yield SystemCommand(self.deck_label, f"{DECK_HELP[self.deck_action]} (d)", self.action_deck)
 
     def _play(self, name: str) -> None:
         legal = {str(a): a for a in self.legal}
         if name not in legal:
-            self.notify(f"You cannot {name} now", severity="error", markup=False)
+            self.refuse(self.why_not_now() or f"You cannot {name} now")
             return
         self.submit(legal[name])
 

@@ -13,7 +13,7 @@ from textual.widgets import Footer, Static
 
 from engine.cards import Card
 from engine.games.trash import DealOver, TrashView
-from tui.describe import who
+from tui.describe import count_of, who
 from tui.describe_trash import winners_text
 from tui.screens.round_over import RoundOverScreen, next_bindings
 from tui.widgets.trash_layout import card_content
@@ -34,7 +34,11 @@ def seat_lines(deal: DealOver, view: TrashView, seat: int, name: str, match: boo
     head = Content.assemble((f"{name[:12]:<12} ", "bold"), result)
     if match and deal.next_sizes is not None:
         size, after = deal.sizes[seat], deal.next_sizes[seat]
-        change = f"{size} → {after} cards next deal" if after != size else f"{size} cards again next deal"
+        change = (
+            f"{size} → {count_of(after, 'card')} next deal"
+            if after != size
+            else f"{count_of(size, 'card')} again next deal"
+        )
         head += Content.styled(f"  · {change}", "bold $text-accent" if after != size else "$text-muted")
     row = layout_row(view.layouts[seat]) if seat < len(view.layouts) else Content("")
     return Content("\n").join([head, Content("  ") + row])

@@ -48,19 +48,25 @@ from engine.games.trash import (
 )
 from engine.match import MatchOver, RoundOver
 from engine.session import Session, Snapshot
-from tui.describe import who
+from tui.describe import count_of, who
 from tui.describe_trash import SOURCE_WORDS, TrashNarrator, slot_label, winners_text
 from tui.faces import card_text
 from tui.screens.results import MatchSummary
-from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen
+from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.screens.trash_deal import TrashDealScreen
-from tui.widgets.card import card_markup
+from tui.widgets.card import card_markup, empty_face, face_rows
 from tui.widgets.event_log import EventLog
+from tui.widgets.room import TableRoom
 from tui.widgets.seats import THINKING
-from tui.widgets.trash_layout import CardSize, LayoutPanel, SlotCard
+from tui.widgets.trash_layout import CardSize, LayoutPanel, SlotCard, panel_width
 
 STEP_PAUSE = 0.35
 """Seconds each step of a chain stays on screen before the next (when the app is paced at all)."""
+
+PILES_TEXT_WIDTH = 32
+"""The columns the piles take as text beside the other layout (two players)."""
+PILES_FACES_WIDTH = 48
+"""The columns the piles take as faces."""
 
 STEP_EVENTS = (StockShuffled, Drew, Placed, KingPlaced, KingReplaced, PickedUp, Discarded, Completed, FinalRound)
 """The events that are steps of a chain: each is held on screen for :data:`STEP_PAUSE`."""
@@ -126,12 +132,18 @@ def changed_slot(event: Event) -> tuple[int, int] | None:
 
 class TrashTableScreen(SessionScreen):
     GAME_KEY: ClassVar[str] = "trash"
+    MIN_SIZE: ClassVar[tuple[int, int]] = (78, 20)
+    """Measured (four players, three layouts across): the smallest terminal the table is complete at
+    (tests/tui/test_layout.py)."""
+    STATUS_ID = "tr-status"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "draw('stock')", "Stock", tooltip="Draw the top card of the stock"),
-        Binding("d", "draw('discard')", "Discard", tooltip="Take the top card of the discard pile"),
-        Binding("w", "swap", "Swap", tooltip="Put the held card in place of the King on its slot"),
-        Binding("x", "keep", "Keep", tooltip="Leave the King where it is: the held card is discarded"),
-        *(Binding(str(n % 10), f"slot({n})", f"Slot {n}", show=False) for n in range(1, 11)),
+        *turn_keys(
+            Binding("s", "draw('stock')", "Stock", tooltip="Draw the top card of the stock"),
+            Binding("d", "draw('discard')", "Discard", tooltip="Take the top card of the discard pile"),
+            Binding("w", "swap", "Swap", tooltip="Put the held card in place of the King on its slot"),
+            Binding("x", "keep", "Keep", tooltip="Leave the King where it is: the held card is discarded"),
+            *(Binding(str(n % 10), f"slot({n})", f"Slot {n}", show=False) for n in range(1, 11)),
+        ),
         *SESSION_BINDINGS,
     ]
 
@@ -148,6 +160,8 @@ class TrashTableScreen(SessionScreen):
         """The table as the deal ended (the layouts the end-of-deal dialog shows)."""
         self._message: Content | None = None
         self._message_version: int | None = None
+        self._pile_faces = False
+        """Draw the stock, the discard pile and the held card as faces (a tall room), else as two lines of text."""
 
     # -- layout --------------------------------------------------------------------------------------------------
     @property
@@ -157,56 +171,69 @@ class TrashTableScreen(SessionScreen):
         start = me + 1 if self.me is not None else 0
         return [(start + i) % self.players for i in range(self.players) if (start + i) % self.players != me]
 
+    @property
+    def piles_on_top(self) -> bool:
+        """Two players: the piles beside the other layout, so the log gets the room; more: the piles over yours."""
+        return self.players <= 2
+
     def compose_table(self) -> ComposeResult:
-        # Two players: the piles beside the other layout, so the log gets the room; more: the piles over yours.
-        piles_on_top = self.players <= 2
-        with Horizontal(id="tr-others"):
-            for seat in self.seat_order:
-                yield LayoutPanel(seat, "small")
-            if piles_on_top:
-                yield Static("", id="tr-piles", classes="-top")
-        with Horizontal(id="tr-middle"):
-            with Vertical(id="tr-mine"):
-                if not piles_on_top:
-                    yield Static("", id="tr-piles")
-                if self.me is not None:
-                    yield LayoutPanel(self.me, "medium", mine=True)
-                yield Static("", id="tr-turn")
-                with Horizontal(id="tr-actions"):
-                    yield Button("Stock (s)", id="tr-stock", variant="primary", compact=True, disabled=True)
-                    yield Button("Discard (d)", id="tr-discard", compact=True, disabled=True)
-                    yield Button("Swap (w)", id="tr-swap", variant="primary", compact=True, disabled=True)
-                    yield Button("Keep (x)", id="tr-keep", compact=True, disabled=True)
-            yield EventLog(id="log")
-        yield Static("", id="tr-status")
+        with TableRoom(id="room"):
+            with Horizontal(id="tr-others", classes="-with-piles" if self.piles_on_top else ""):
+                for seat in self.seat_order:
+                    yield LayoutPanel(seat, "small")
+                if self.piles_on_top:
+                    yield Static("", id="tr-piles", classes="-top")
+            with Horizontal(id="tr-middle"):
+                with Vertical(id="tr-mine"):
+                    if not self.piles_on_top:
+                        yield Static("", id="tr-piles")
+                    if self.me is not None:
+                        yield LayoutPanel(self.me, "medium", mine=True)
+                    yield Static("", id="tr-turn")
+                    with Horizontal(id="tr-actions"):
+                        yield Button("Stock (s)", id="tr-stock", variant="primary", compact=True, disabled=True)
+                        yield Button("Discard (d)", id="tr-discard", compact=True, disabled=True)
+                        yield Button("Swap (w)", id="tr-swap", variant="primary", compact=True, disabled=True)
+                        yield Button("Keep (x)", id="tr-keep", compact=True, disabled=True)
+                yield EventLog(id="log")
+            yield Static("", id="tr-status")
 
     def set_up(self) -> None:
         self.query_one(EventLog).can_focus = False
         for button in self.query(Button):
             button.can_focus = False  # keys go to the screen's bindings
-        self._fit_sizes()
 
-    def on_resize(self) -> None:
-        self._fit_sizes()
+    @on(TableRoom.Resized)
+    def _room_resized(self, message: TableRoom.Resized) -> None:
+        message.stop()
+        self._fit_sizes(message.room)
 
-    def _fit_sizes(self) -> None:
-        """Cards as large as the terminal allows: your layout largest, the others smaller."""
-        wide = self.size.width >= 110 and self.size.height >= 34
-        mine: CardSize = "large" if wide else "medium"
-        others: CardSize = "medium" if wide else "small"
+    def _fit_sizes(self, room: TableRoom) -> None:
+        """Cards as large as the room allows: your layout largest (wide rooms only, so the log keeps its width),
+        the others' as large as fits beside each other (and the piles), the piles as faces in a tall room."""
+        tall, taller, wide = room.has_class("-tall"), room.has_class("-taller"), room.has_class("-wide")
+        mine: CardSize = ("xl" if taller else "large" if tall else "medium") if wide else "medium"
+        others = [panel for panel in self.query(LayoutPanel) if not panel.mine]
+        piles = PILES_FACES_WIDTH if tall else PILES_TEXT_WIDTH
+        room_width = room.room_size.width - (piles if self.piles_on_top else 0)
+        largest: list[CardSize] = ["large", "medium", "small"] if taller else ["medium", "small"] if tall else []
+        fits = [size for size in largest if len(others) * panel_width(size) <= room_width]
+        other: CardSize = fits[0] if fits else "small"
         for panel in self.query(LayoutPanel):
-            size = mine if panel.mine else others
+            size = mine if panel.mine else other
             if panel.card_size != size:
                 panel.set_size(size)
+        self._pile_faces = tall
         if self._shown is not None:
             self._draw(self._shown, live=self.idle() and self._shown is self.view)
 
     # -- events in -----------------------------------------------------------------------------------------------
     @property
     def pace(self) -> float:
-        """The pause after each step of a chain: none when the app is not paced (tests), else :data:`STEP_PAUSE`."""
-        app_pace = getattr(self.app, "pace", STEP_PAUSE)
-        return STEP_PAUSE if isinstance(app_pace, int | float) and app_pace > 0 else 0.0
+        """The pause after each step of a chain: the app's ``chain_pace`` (a setting; 0 when the app is not paced,
+        as in tests), else :data:`STEP_PAUSE`."""
+        pace = getattr(self.app, "chain_pace", STEP_PAUSE)
+        return float(pace) if isinstance(pace, int | float) and pace > 0 else 0.0
 
     def step_pause(self, event: Event) -> float:
         if self.snapshot is None or not isinstance(event, STEP_EVENTS):
@@ -335,7 +362,7 @@ class TrashTableScreen(SessionScreen):
     def _seat_subtitle(self, view: TrashView, seat: int, thinking: bool) -> str:
         size = view.sizes[seat] if seat < len(view.sizes) else 10
         down = sum(1 for card in view.layouts[seat] if card is None)
-        parts = [f"{size} cards" if self.is_match else f"{down} down"]
+        parts = [count_of(size, "card") if self.is_match else f"{down} down"]
         if self.is_match:
             parts.append(f"{down} down")
         if seat in view.completed:
@@ -345,6 +372,8 @@ class TrashTableScreen(SessionScreen):
         return " · ".join(parts)
 
     def _piles_text(self, view: TrashView) -> Content:
+        if self._pile_faces:
+            return self._piles_faces(view)
         top = view.discard[-1] if view.discard else None
         discard = (
             Content.assemble("Discard ", card_markup(top), f" ({len(view.discard)})")
@@ -362,6 +391,39 @@ class TrashTableScreen(SessionScreen):
             where = SOURCE_WORDS.get(view.held_from or "", view.held_from or "")
             held = Content.assemble(f"{holder} the ", card_markup(view.held), (f" {where}", "$text-muted"))
         return Content("\n").join([first, held])
+
+    def _piles_faces(self, view: TrashView) -> Content:
+        """The stock (a back), the top of the discard pile and the card in hand as faces, each with its words
+        above and below."""
+        top = view.discard[-1] if view.discard else None
+        if view.held is None:
+            holder, where = "Held", "nothing"
+        else:
+            holder = "You hold" if view.to_move == self.me else f"{self.names[view.to_move or 0]} holds"
+            where = SOURCE_WORDS.get(view.held_from or "", view.held_from or "")
+        discard = face_rows(top, "medium") if top is not None else empty_face()
+        held = face_rows(view.held, "medium") if view.held is not None else empty_face()
+        columns = [
+            ("Stock", face_rows(None, "medium") if view.stock else empty_face(), count_of(view.stock, "card")),
+            ("Discard", discard, count_of(len(view.discard), "card") if view.discard else "empty"),
+            (holder, held, where),
+        ]
+        widths = [10, 10, max(len(holder), len(where), 7)]
+        lines: list[Content] = []
+        for row in range(7):
+            parts: list[Content] = []
+            for (label, face, caption), width in zip(columns, widths, strict=True):
+                if row == 0:
+                    part = Content.styled(label.ljust(width), "$text-muted")
+                elif row == 6:
+                    part = Content.styled(caption.ljust(width), "$text-muted")
+                else:
+                    part = face[row - 1] + Content(" " * (width - 7))
+                parts.append(part)
+            if row == 0 and view.final_round:
+                parts.append(Content.styled("last turn", "bold $text-warning"))
+            lines.append(Content(" ").join(parts))
+        return Content("\n").join(lines)
 
     def _turn_text(self, view: TrashView, mine: bool, thinking: int | None) -> Content:
         seat = view.to_move
@@ -417,8 +479,17 @@ class TrashTableScreen(SessionScreen):
 
     # -- your choices --------------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Always on: a key that does nothing now is refused in words (refuse), not silently.
-        return True
+        """A move you cannot make now is greyed (None): pressed anyway, it is refused in words (``explain``)."""
+        legal = self.legal
+        if action == "draw" and parameters:
+            return True if Draw(str(parameters[0])) in legal else None
+        if action == "swap":
+            return True if SWAP in legal else None
+        if action == "keep":
+            return True if KEEP in legal else None
+        if action == "slot" and parameters and isinstance(parameters[0], int):
+            return True if PlaceKing(parameters[0]) in legal else None
+        return super().check_action(action, parameters)
 
     def commands(self) -> Iterator[SystemCommand]:
         legal = {str(action): action for action in self.legal}
@@ -436,8 +507,8 @@ class TrashTableScreen(SessionScreen):
             yield SystemCommand("Keep the King", "Discard the held card (x)", self.action_keep)
 
     def refuse(self, text: str) -> None:
-        """Say why a key does nothing now (the status line and a notification); nothing is sent."""
-        self.notify(text, severity="warning", markup=False, timeout=3)
+        """Say why a key does nothing now, once, in the status line; nothing is sent."""
+        super().refuse(text)
         self._message = Content.styled(text, "bold $text-error")
         self._message_version = self.snapshot.version if self.snapshot is not None else None
         self.query_one("#tr-status", Static).update(self._message)

@@ -1,4 +1,8 @@
-"""The event log: one plain line per event, card names coloured by suit (two colours or four, :mod:`tui.faces`)."""
+"""The event log: one plain line per event, card names coloured by suit (two colours or four, :mod:`tui.faces`).
+
+The lines are wrapped again whenever the log's width changes (the terminal, or the rules pane opening beside it):
+a RichLog keeps its lines as wrapped when written, so a log that narrowed would cut its words and scroll sideways.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import re
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.theme import Theme
 from textual.widgets import RichLog
 
@@ -22,6 +27,8 @@ class EventLog(RichLog):
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=20)
         self._entries: list[tuple[str, bool]] = []
+        self._wrapped_at = 0
+        """The width the lines were last wrapped to (0: not yet known)."""
 
     @property
     def lines_written(self) -> list[str]:
@@ -31,6 +38,17 @@ class EventLog(RichLog):
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
 
     def _theme_changed(self, _: Theme) -> None:
+        self._rewrite()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # RichLog's own handler runs after this one and writes the lines held back until the size was known.
+        width = self.scrollable_content_region.width
+        if self._size_known and self._wrapped_at and width != self._wrapped_at:
+            self._rewrite()
+        self._wrapped_at = width
+
+    def _rewrite(self) -> None:
+        """Write every line again (a new width, a new theme), keeping the newest in view."""
         self.clear()
         for line, emphasis in self._entries:
             self._write_line(line, emphasis)

@@ -1,8 +1,10 @@
-"""A hand of cards drawn as one widget: a row of small card faces, a cursor, selected cards raised.
+"""A hand of cards drawn as one widget: a row of card faces, a cursor, selected cards raised.
 
-One widget for the whole hand (not one per card): a 13-card hand redraws as a single render, in place. A hand
-wider than the strip (Rank's can grow past 20 cards) shows a window of it that follows the cursor, with ``‹`` and
-``›`` at the edges saying there is more; a hand that fits is drawn exactly as before.
+One widget for the whole hand (not one per card): a 13-card hand redraws as a single render, in place. The faces
+are as large as the strip's height allows (mini 4x3 faces in a 7-row strip, up to 11x9 faces in a 13-row one; the
+screen's CSS gives the strip its height for the room there is), overlapped like a fanned hand when the row is
+wider than the strip. A hand too long even for that (Rank's can grow past 20 cards) is drawn with mini faces and
+shows a window of it that follows the cursor, with ``‹`` and ``›`` at the edges saying there is more.
 """
 
 from __future__ import annotations
@@ -17,36 +19,45 @@ from textual.message import Message
 from textual.widget import Widget
 
 from engine.cards import Card
-from tui.faces import card_style, suit_symbol
+from tui.widgets.card import FACE_SIZES, FaceSize, faces_row, fan_step, mini_lines, sized_lines, style_row
+
+__all__ = ["CARD_WIDTH", "HAND_SIZES", "Fan", "HandStrip", "SortOrder", "faces_row", "small_face"]
 
 CARD_WIDTH = 4
-"""Columns per card: ``┌──┐`` / ``│10│`` / ``└♥─┘``."""
+"""Columns per mini card: ``┌──┐`` / ``│10│`` / ``└♥─┘`` (the hand at 80x24)."""
+HAND_SIZES: tuple[FaceSize, ...] = ("huge", "large", "medium", "mini")
+"""The face sizes a hand may take, largest first."""
 SortOrder = Literal["rank", "suit"]
 
 
 def small_face(card: Card) -> tuple[str, str, str]:
-    """The three rows of a small card face.
+    """The three rows of a mini card face.
 
     >>> small_face(Card.parse("10H"))
     ('┌──┐', '│10│', '└♥─┘')
-    >>> small_face(Card.parse("9S"))
-    ('┌──┐', '│ 9│', '└♠─┘')
     """
-    rank = card.rank.text if card.suit is not None else "JK"
-    suit = suit_symbol(card.suit)
-    return "┌──┐", f"│{rank:>2}│", f"└{suit}─┘"
+    top, middle, bottom = mini_lines(card)
+    return top, middle, bottom
 
 
-def faces_row(cards: Sequence[Card]) -> Content:
-    """Small card faces side by side (three rows), suits coloured."""
-    rows: list[list[Content]] = [[], [], []]
-    for card in cards:
-        top, middle, bottom = small_face(card)
-        suit_style = card_style(card)
-        rows[0].append(Content(top))
-        rows[1].append(Content.assemble("│", (middle[1:3], suit_style), "│"))
-        rows[2].append(Content.assemble("└", (bottom[1], suit_style), "─┘"))
-    return Content("\n").join(Content("").join(row) for row in rows)
+@dataclass(frozen=True)
+class Fan:
+    """How a hand is laid out in its strip: the face size, the columns from one card to the next, and the window
+    of cards shown (all of them unless ``scrolled``)."""
+
+    size: FaceSize
+    step: int
+    first: int
+    count: int
+    scrolled: bool
+
+    @property
+    def width(self) -> int:
+        return FACE_SIZES[self.size][0]
+
+    @property
+    def height(self) -> int:
+        return FACE_SIZES[self.size][1]
 
 
 class HandStrip(Widget, can_focus=True):
@@ -190,13 +201,25 @@ class HandStrip(Widget, can_focus=True):
     def clear(self) -> None:
         self.select(())
 
-    # -- the window shown when the hand is wider than the strip -------------------------------------------------
-    def _window(self) -> tuple[int, int, bool]:
-        """(first card shown, cards shown, scrolled): every card when they fit (or before the first layout)."""
-        width = self.content_size.width
+    # -- the layout: face size, overlap, and the window shown when the hand is wider than the strip ---------------
+    def fan(self) -> Fan:
+        """The layout of the hand in the strip as it is now sized (mini faces edge to edge before the first
+        layout)."""
+        width, height = self.content_size
         count = len(self.cards)
-        if width <= 0 or count * CARD_WIDTH <= width:
-            return 0, count, False
+        if width <= 0 or height <= 0:
+            return Fan("mini", CARD_WIDTH, 0, count, False)
+        for size in HAND_SIZES:
+            face_width, face_height = FACE_SIZES[size]
+            if face_height + 2 > height:  # a row for raised cards, a row for the cursor
+                continue
+            if size == "mini":
+                break
+            step = fan_step(count, face_width, width)
+            if step is not None:
+                return Fan(size, step, 0, count, False)
+        if count * CARD_WIDTH <= width:
+            return Fan("mini", CARD_WIDTH, 0, count, False)
         room = max(1, (width - 2) // CARD_WIDTH)  # a column at each edge for the ‹ › marks
         first = min(self.first, count - room)
         if self.cursor < first:
@@ -204,18 +227,24 @@ class HandStrip(Widget, can_focus=True):
         elif self.cursor >= first + room:
             first = self.cursor - room + 1
         self.first = max(0, first)
-        return self.first, room, True
+        return Fan("mini", CARD_WIDTH, self.first, room, True)
 
     def index_at(self, x: int) -> int | None:
-        """The card under column ``x`` of the widget, or None."""
-        first, room, scrolled = self._window()
-        if scrolled:
+        """The card under column ``x`` of the strip's content, or None (where cards overlap, the card on top)."""
+        fan = self.fan()
+        if fan.scrolled:
             x -= 1
-        index = x // CARD_WIDTH
-        return first + index if 0 <= x and index < room and first + index < len(self.cards) else None
+        if x < 0:
+            return None
+        shown = min(fan.count, len(self.cards) - fan.first)
+        index = min(x // fan.step, shown - 1)
+        if index < 0 or x >= index * fan.step + fan.width:
+            return None
+        return fan.first + index
 
     def on_click(self, event: events.Click) -> None:
-        index = self.index_at(event.x)
+        offset = event.get_content_offset(self)
+        index = self.index_at(offset.x) if offset is not None else None
         if index is not None:
             event.stop()
             self.toggle(index)
@@ -225,14 +254,19 @@ class HandStrip(Widget, can_focus=True):
 
     # -- drawing -------------------------------------------------------------------------------------------------
     def render(self) -> Content:
-        # Row 0 holds the tops of raised (selected) cards; rows 1-3 the rest; row 4 the cursor mark.
-        rows: list[list[Content]] = [[], [], [], [], []]
+        if not self.cards:
+            return Content.styled("(no cards)", "$text-muted")
+        # Row 0 holds the tops of raised (selected) cards; then the faces; the last row the cursor mark.
+        fan = self.fan()
+        height = fan.height
+        rows: list[list[Content]] = [[] for _ in range(height + 2)]
         focused = self.has_focus
-        first, room, scrolled = self._window()
-        for index, card in enumerate(self.cards[first : first + room], start=first):
+        shown = self.cards[fan.first : fan.first + fan.count]
+        for index, card in enumerate(shown, start=fan.first):
+            last = index == fan.first + len(shown) - 1
+            columns = fan.width if last else min(fan.step, fan.width)
+            gap = 0 if last else max(0, fan.step - fan.width)
             raised = card in self.selected
-            face = small_face(card)
-            suit_style = card_style(card)
             if card in self.hinted:
                 frame = "bold $text-success"
             elif index == self.cursor:
@@ -243,22 +277,19 @@ class HandStrip(Widget, can_focus=True):
                 frame = "$text-success"
             else:
                 frame = "$text-muted"
-            top = Content.styled(face[0], frame)
-            middle = Content.assemble(("│", frame), (face[1][1:3], suit_style), ("│", frame))
-            bottom = Content.assemble(("└", frame), (face[2][1], suit_style), ("─┘", frame))
-            blank = Content(" " * CARD_WIDTH)
-            column = [top, middle, bottom, blank] if raised else [blank, top, middle, bottom]
+            face = [style_row(line[:columns], card, frame) for line in sized_lines(card, fan.size)]
+            blank = Content(" " * columns)
+            column = [*face, blank] if raised else [blank, *face]
             for row, piece in zip(rows, column, strict=False):
-                row.append(piece)
+                row.append(piece + Content(" " * gap) if gap else piece)
             mark = "▲" if index == self.cursor else " "
-            rows[4].append(Content.styled(mark.center(CARD_WIDTH)[:CARD_WIDTH], "bold $text-accent"))
-        if not self.cards:
-            return Content.styled("(no cards)", "$text-muted")
-        if scrolled:
-            before, after = first, len(self.cards) - first - room
+            rows[-1].append(Content.styled(mark.center(columns + gap)[: columns + gap], "bold $text-accent"))
+        if fan.scrolled:
+            before, after = fan.first, len(self.cards) - fan.first - fan.count
+            middle = (height + 1) // 2
             for number, row in enumerate(rows):
-                left = "‹" if before and number == 2 else " "
-                right = "›" if after and number == 2 else " "
+                left = "‹" if before and number == middle else " "
+                right = "›" if after and number == middle else " "
                 row.insert(0, Content.styled(left, "bold $text-accent"))
                 row.append(Content.styled(right, "bold $text-accent"))
         return Content("\n").join(Content("").join(row) for row in rows)

@@ -53,6 +53,8 @@ class RankSeat(Static):
     def __init__(self, seat: int) -> None:
         super().__init__(id=f"rkseat-{seat}", classes="rkseat")
         self.seat = seat
+        self.compact = False
+        """One line (the count, then where the seat stands or the bar), for two rows of seats in a short room."""
 
     def show(self, view: RankView, names: Sequence[str], me: int | None, *, thinking: bool = False) -> None:
         seat = self.seat
@@ -65,26 +67,53 @@ class RankSeat(Static):
         self.border_title = seat_title(names[seat], to_move)
         points = view.penalties[seat] if seat < len(view.penalties) else 0
         self.border_subtitle = f"{points} pt{'s' * (points != 1)}"
+        where = standing(view, seat, names, me, thinking=thinking)
+        colour = "$text-error" if count <= 2 else "$text-primary"
+        if self.compact:
+            if gone or view.pending == seat:
+                self.update(where)
+            else:
+                room = (self.content_size.width or 12) - len(str(count)) - 1
+                marks = Content.styled("▮" * max(0, min(count, room, BAR)), colour)
+                self.update(Content.assemble(f"{count} ", where if where.plain else marks))
+            return
         if gone or view.pending == seat:
             bar = Content.styled("no cards", "$text-muted")
         else:
             words = f"{count} card{'s' * (count != 1)}"
             room = (self.content_size.width or 12) - len(words) - 1
             marks = "▮" * max(0, min(count, room, BAR))
-            bar = Content.assemble(words, " ", (marks, "$text-error" if count <= 2 else "$text-primary"))
-        self.update(Content("\n").join([bar, standing(view, seat, names, me, thinking=thinking)]))
+            bar = Content.assemble(words, " ", (marks, colour))
+        self.update(Content("\n").join([bar, where]))
 
 
 class RankSeats(Grid):
-    """The other players in turn order after you, up to :data:`PER_ROW` a row."""
+    """The other players in turn order after you, up to :data:`PER_ROW` a row; two rows of seats in a short room
+    are ``compact`` (one line a seat), so the pile and your moves keep their room."""
 
     def __init__(self, seats: list[int], id: str | None = None) -> None:
         super().__init__(*(RankSeat(seat) for seat in seats), id=id)
-        rows = max(1, -(-len(seats) // PER_ROW))
+        self.rows = max(1, -(-len(seats) // PER_ROW))
         self.styles.grid_size_columns = min(PER_ROW, max(1, len(seats)))
-        self.styles.grid_size_rows = rows
-        self.set_class(rows > 1, "-two-rows")
+        self.styles.grid_size_rows = self.rows
+        self.set_class(self.rows > 1, "-two-rows")
+        self._compact = False
+        self._last: tuple[RankView, Sequence[str], int | None, int | None] | None = None
 
     def show(self, view: RankView, names: Sequence[str], me: int | None, thinking: int | None = None) -> None:
+        self._last = (view, names, me, thinking)
         for box in self.query(RankSeat):
+            box.compact = self._compact
             box.show(view, names, me, thinking=thinking == box.seat)
+
+    @property
+    def compact(self) -> bool:
+        return self._compact
+
+    @compact.setter
+    def compact(self, compact: bool) -> None:
+        if compact != self._compact:
+            self._compact = compact
+            self.set_class(compact, "-compact")
+            if self._last is not None:
+                self.show(*self._last)

@@ -1,4 +1,5 @@
-"""The seats around the table: one compact box per seat, laid out in up to two rows."""
+"""The seats around the table: one box per seat, laid out in up to two rows; with room, a seat shows its card as a
+small face (``faces``), else as text."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from textual.widgets import Static
 
 from engine.cards import Card
 from tui.describe import acted_text
-from tui.widgets.card import card_markup
+from tui.widgets.card import card_markup, face_rows
 
 THINKING = Content.styled("thinking…", "italic $text-accent")
 """How a seat shows that its computer player is choosing, at every table."""
@@ -30,6 +31,8 @@ class SeatBox(Static):
     def __init__(self, seat: int) -> None:
         super().__init__(id=f"seat-{seat}", classes="seat")
         self.seat = seat
+        self.faces = False
+        """Draw the card as a small face (three rows) rather than as text."""
 
     def show(
         self,
@@ -60,7 +63,9 @@ class SeatBox(Static):
             tokens = view.tokens(seat)
             lives = Content.assemble(("●" * tokens, "$text-warning"), f" {tokens}")
         if not alive or (seat not in view.order and seat not in known):
-            card = Content("")
+            card = Content("\n\n") if self.faces else Content("")
+        elif self.faces:
+            card = Content("\n").join(face_rows(known.get(seat), "mini"))
         elif seat in known:
             card = card_markup(known[seat])
         else:
@@ -85,6 +90,9 @@ class SeatRing(Grid):
     def __init__(self, players: int, id: str | None = None) -> None:
         super().__init__(id=id)
         self.players = players
+        self._faces = False
+        self._last: tuple[Any, ...] | None = None
+        """The arguments of the last ``show``, to draw the seats again when ``faces`` changes."""
         columns = players if players <= 5 else (players + 1) // 2
         self.styles.grid_size_columns = columns
         self.styles.grid_size_rows = 1 if players <= 5 else 2
@@ -102,5 +110,20 @@ class SeatRing(Grid):
         revealed: dict[int, Card] | None = None,
         payers: frozenset[int] = frozenset(),
     ) -> None:
+        self._last = (view, names, me, thinking, revealed, payers)
         for box in self.query(SeatBox):
+            box.faces = self._faces
             box.show(view, names[box.seat], me, thinking=thinking == box.seat, revealed=revealed, payers=payers)
+
+    @property
+    def faces(self) -> bool:
+        """Do the seats show their cards as small faces (the screen says so when the seats are tall enough)?"""
+        return self._faces
+
+    @faces.setter
+    def faces(self, faces: bool) -> None:
+        if faces != self._faces:
+            self._faces = faces
+            self.set_class(faces, "-faces")
+            if self._last is not None:
+                self.show(*self._last)

@@ -3,8 +3,9 @@ Kings marked (a King on a slot can still be swapped out, so it must stand out fr
 stay).
 
 Each slot is its own small widget so a click names its slot without any arithmetic on offsets, and only a slot
-that changed is drawn again. Three sizes: ``small`` (one line a card: the other players at 80 columns),
-``medium`` (three lines) and ``large`` (five lines: your own layout on a larger terminal).
+that changed is drawn again. Four sizes: ``small`` (one line a card: the other players at 80 columns),
+``medium`` (three lines), ``large`` (five lines) and ``xl`` (seven lines: your own layout on a large terminal); the
+screen picks them for the room it has (:func:`panel_width` says how wide a layout is at each).
 """
 
 from __future__ import annotations
@@ -24,12 +25,28 @@ from tui.describe_trash import slot_label
 from tui.faces import card_style, card_text
 from tui.widgets.seats import seat_title
 
-CardSize = Literal["small", "medium", "large"]
+CardSize = Literal["small", "medium", "large", "xl"]
 SLOTS = 10
 COLUMNS = 5
-SIZE_WIDTH: dict[CardSize, int] = {"small": 4, "medium": 6, "large": 9}
+SIZE_WIDTH: dict[CardSize, int] = {"small": 4, "medium": 6, "large": 9, "xl": 11}
 """The columns a card takes, border included (the grid puts one column of gap between cards)."""
-SIZE_HEIGHT: dict[CardSize, int] = {"small": 1, "medium": 3, "large": 5}
+SIZE_HEIGHT: dict[CardSize, int] = {"small": 1, "medium": 3, "large": 5, "xl": 7}
+
+
+def panel_width(size: CardSize) -> int:
+    """The columns a layout panel takes with cards of ``size``: five cards, four gaps, its border and padding
+    (none for small cards, so three other players' layouts fit in 80 columns).
+
+    >>> [panel_width(size) for size in SIZE_WIDTH]
+    [26, 38, 53, 63]
+    """
+    padding = 0 if size == "small" else 2
+    return COLUMNS * SIZE_WIDTH[size] + COLUMNS - 1 + 2 + padding
+
+
+def panel_height(size: CardSize) -> int:
+    """The rows a layout panel of ten slots takes: two rows of cards and its border."""
+    return 2 * SIZE_HEIGHT[size] + 2
 
 
 def is_king(card: Card | None) -> bool:
@@ -56,13 +73,16 @@ def card_lines(slot: int, card: Card | None, size: CardSize) -> list[str]:
     h, tl, tr, bl, br, v = ("═", "╔", "╗", "╚", "╝", "║") if king else ("─", "┌", "┐", "└", "┘", "│")
     top = tl + (h + label).ljust(inner, h) + tr
     bottom = bl + ("K".center(inner, h) if king else h * inner) + br
+    rows = SIZE_HEIGHT[size] - 2
     if card is None:
-        middle = ["░" * inner for _ in range(SIZE_HEIGHT[size] - 2)]
-    elif size == "medium":
+        middle = ["░" * inner for _ in range(rows)]
+    elif rows == 1:
         middle = [card_text(card).center(inner)]
     else:
         face = card_text(card)
-        middle = [face.ljust(inner), "".center(inner), face.rjust(inner)]
+        middle = [face.ljust(inner), *("".center(inner) for _ in range(rows - 2)), face.rjust(inner)]
+        if rows >= 5:
+            middle[rows // 2] = face.center(inner)
     return [top, *(v + row + v for row in middle), bottom]
 
 
@@ -97,7 +117,7 @@ class SlotCard(Static):
             self.slot = slot
 
     def __init__(self, seat: int, slot: int, size: CardSize) -> None:
-        super().__init__(id=f"slot-{seat}-{slot}", classes=f"tr-slot -{size}")
+        super().__init__(id=f"slot-{seat}-{slot}", classes="tr-slot")
         self.seat = seat
         self.slot = slot
         self.card_size: CardSize = size
@@ -113,12 +133,8 @@ class SlotCard(Static):
         if key == self._shown:
             return
         self._shown = key
-        if size != self.card_size:
-            self.remove_class(f"-{self.card_size}")
-            self.add_class(f"-{size}")
-            self.card_size = size
-        self.set_class(card is None, "-down")
-        self.set_class(is_king(card), "-king")
+        self.card_size = size
+        self.update_classes({"-down": card is None, "-king": is_king(card)})  # one restyle, and only if changed
         self.update(card_content(self.slot, card, size))
 
     def on_click(self, event: events.Click) -> None:
@@ -147,9 +163,8 @@ class LayoutPanel(Vertical):
                 yield SlotCard(self.seat, slot, self.card_size)
 
     def set_size(self, size: CardSize) -> None:
-        """Cards of ``size`` from now on (the screen picks it from the terminal's width)."""
-        self.remove_class(f"-{self.card_size}")
-        self.add_class(f"-{size}")
+        """Cards of ``size`` from now on (the screen picks it for the room there is)."""
+        self.update_classes({f"-{self.card_size}": False, f"-{size}": True})
         self.card_size = size
         grid = self.query_one(Grid)
         grid.styles.grid_size_columns = COLUMNS

@@ -1,0 +1,266 @@
+"""A match as a record: a header (what was set up) and the actions, from which the engine rebuilds the match.
+
+The engine is deterministic: the same game, options, seats and seed, and the same actions in the same order, give
+the same match, card for card, whoever or whatever chose the actions and however long they took. So a record holds
+no cards and no state: a :class:`Header` and ``table.actions``. :func:`rebuild` plays the actions again through a
+fresh table and checks that each is accepted; the table it gives is the one that was recorded (the same cards, the
+seat to move, the bots and their levels, the state of the RNG for what is still to come).
+
+>>> from engine.table import Table
+>>> table = Table.create("big2", players=4, seed=7, bots=[None, "easy", "easy", "easy"], variants=["Taiwan"])
+>>> table.submit(0, table.state.legal_actions()[0])
+[...]
+>>> table.run()
+>>> header = Header.of(table)
+>>> header.game, header.variants, header.levels, Header.from_data(header.to_data()) == header
+('big2', ('taiwan',), (None, 'easy', 'easy', 'easy'), True)
+>>> again = rebuild(header, table.actions)
+>>> again.state.view(0) == table.state.view(0) and again.state.to_move == table.state.to_move
+True
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine import __version__, codec
+from engine.cards import Card
+from engine.errors import ParlourError, echo
+from engine.game import Action, MatchResult, Scenario
+from engine.registry import check_level, get_entry, make_bot
+from engine.table import SeatInfo, Table, check_seed
+
+FORMAT = 1
+"""The record format this version writes and reads. A record of another format is refused, never guessed at."""
+
+
+class RecordError(ParlourError):
+    """A record that cannot be used; the message is a clause (no capital, no full stop) for a sentence."""
+
+    code = "bad_record"
+
+
+class FormatError(RecordError):
+    """A record written in another format (by another version of Parlour)."""
+
+
+@dataclass(frozen=True)
+class Header:
+    """What a match was set up with: enough, with the actions, to rebuild it exactly."""
+
+    game: str
+    """The registry key the table was made with (``screw``, ``chase``, ``big2``...)."""
+    preset: str
+    variants: tuple[str, ...]
+    options: Any
+    """The game's typed options (in the file, in the codec's form): the authority; preset and variants say it in
+    words."""
+    names: tuple[str, ...]
+    levels: tuple[str | None, ...]
+    """Each seat's computer player level, None for a person."""
+    seed: int
+    scenario: Scenario | None
+    started_at: str
+    """When the match began, UTC, ISO 8601."""
+    parlour: str = __version__
+    """The version of Parlour that wrote the record (shown; the format number is what is checked)."""
+    format: int = FORMAT
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @classmethod
+    def of(cls, table: Table) -> Header:
+        """The header of ``table`` as it is now (a seat taken over by a bot shows the bot's level)."""
+        return cls(
+            game=table.entry.key,
+            preset=table.preset,
+            variants=tuple(table.variants),
+            options=table.options,
+            names=tuple(seat.name for seat in table.seats),
+            levels=tuple(seat.level for seat in table.seats),
+            seed=table.seed,
+            scenario=table.scenario,
+            started_at=table.started_at,
+        )
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain JSON data (the options in the codec's form)."""
+        return {
+            "format": self.format,
+            "parlour": self.parlour,
+            "game": self.game,
+            "preset": self.preset,
+            "variants": list(self.variants),
+            "options": codec.encode(self.options),
+            "players": self.players,
+            "names": list(self.names),
+            "levels": list(self.levels),
+            "seed": self.seed,
+            "scenario": scenario_data(self.scenario),
+            "started_at": self.started_at,
+        }
+
+    @classmethod
+    def from_data(cls, data: object) -> Header:
+        """The header in ``data``; FormatError for another format, RecordError for anything else wrong."""
+        if not isinstance(data, Mapping):
+            raise RecordError("its header is not a JSON object")
+        version = data.get("format")
+        if version != FORMAT:
+            raise FormatError(
+                f"it was written by another version of Parlour (record format {echo(version, 20)}, "
+                f"this version reads format {FORMAT})"
+            )
+        try:
+            entry = get_entry(_text(data, "game"))
+            game = entry.game
+            options = codec.decode(data.get("options"))
+            expected = type(game.options(entry.preset))
+            if not isinstance(options, expected):
+                raise RecordError(f"its options are not {game.name}'s")
+            names = _list(data, "names")
+            levels = _list(data, "levels")
+            if not all(isinstance(name, str) for name in names):
+                raise RecordError("a seat's name is not text")
+            players = len(names)
+            game.check_players(players)
+            if data.get("players") != players or len(levels) != players:
+                raise RecordError("its seats do not add up")
+            checked: list[str | None] = [None if level is None else check_level(game, level) for level in levels]
+            seed = data.get("seed")
+            check_seed(seed)
+            assert isinstance(seed, int)
+            variants = _list(data, "variants")
+            if not all(isinstance(v, str) for v in variants):
+                raise RecordError("a variant is not text")
+            started = _text(data, "started_at")
+            datetime.datetime.fromisoformat(started)
+            return cls(
+                game=entry.key,
+                preset=game.preset_key(options),
+                variants=tuple(variants),
+                options=options,
+                names=tuple(names),
+                levels=tuple(checked),
+                seed=seed,
+                scenario=read_scenario(data.get("scenario")),
+                started_at=started,
+                parlour=str(data.get("parlour", "?")),
+            )
+        except RecordError:
+            raise
+        except ParlourError as err:
+            raise RecordError(f"its header does not fit: {err}") from None
+        except ValueError as err:
+            raise RecordError(f"its header does not fit: {echo(str(err))}") from None
+
+
+def _text(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise RecordError(f"its {key} is not text")
+    return value
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    if not isinstance(value, list):
+        raise RecordError(f"its {key} is not a list")
+    return value
+
+
+def scenario_data(scenario: Scenario | None) -> dict[str, Any] | None:
+    """A planned start (stacked decks, the first dealer, the starting totals) as plain data."""
+    if scenario is None:
+        return None
+    return {
+        "decks": [[str(card) for card in deck] for deck in scenario.decks],
+        "dealer": scenario.dealer,
+        "totals": None if scenario.totals is None else list(scenario.totals),
+    }
+
+
+def read_scenario(data: object) -> Scenario | None:
+    if data is None:
+        return None
+    if not isinstance(data, Mapping):
+        raise RecordError("its planned start is not a JSON object")
+    decks = data.get("decks", [])
+    dealer = data.get("dealer")
+    totals = data.get("totals")
+    if not isinstance(decks, list) or not all(isinstance(deck, list) for deck in decks):
+        raise RecordError("its planned decks are not lists of cards")
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)):
+        raise RecordError("its planned dealer is not a seat")
+    if totals is not None and (
+        not isinstance(totals, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in totals)
+    ):
+        raise RecordError("its planned totals are not whole numbers")
+    try:
+        cards = tuple(tuple(Card.parse(text) for text in deck) for deck in decks)
+    except (ParlourError, ValueError, TypeError, AttributeError):
+        raise RecordError("its planned decks hold something that is not a card") from None
+    return Scenario(decks=cards, dealer=dealer, totals=None if totals is None else tuple(totals))
+
+
+def result_data(result: MatchResult | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {"winners": list(result.winners), "scores": list(result.scores)}
+
+
+def action_data(seat: int, action: Action) -> list[Any]:
+    """One recorded action as plain data: ``[seat, action in the codec's form]``."""
+    return [seat, codec.encode(action)]
+
+
+def read_action(data: object) -> tuple[int, Action]:
+    """A ``[seat, action]`` pair back; RecordError when it is not one."""
+    if not isinstance(data, list) or len(data) != 2:
+        raise RecordError(f"{echo(data, 60)} is not a [seat, action] pair")
+    seat, action = data
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise RecordError(f"{echo(seat, 20)} is not a seat")
+    try:
+        return seat, codec.decode(action)
+    except ParlourError as err:
+        raise RecordError(f"an action cannot be read: {err}") from None
+
+
+def new_table(header: Header) -> Table:
+    """A fresh table set up as ``header`` says: no action played yet."""
+    entry = get_entry(header.game)
+    seats = [
+        SeatInfo(name=name, level=level, bot=make_bot(entry.game, level) if level is not None else None)
+        for name, level in zip(header.names, header.levels, strict=True)
+    ]
+    try:
+        table = Table(entry, header.options, seats, header.seed, header.scenario)
+    except ParlourError as err:
+        raise RecordError(f"its setup cannot be played: {err}") from None
+    table.variants = header.variants
+    table.started_at = header.started_at
+    return table
+
+
+def describe_action(seat: int, action: Action) -> str:
+    return f"seat {seat}'s {echo(str(action), 60)}"
+
+
+def rebuild(header: Header, actions: Iterable[tuple[int, Action]]) -> Table:
+    """The match ``header`` and ``actions`` record: a fresh table with every action played again, each checked.
+
+    RecordError naming the first action the engine refuses (the rules have changed since, or the record is wrong).
+    """
+    table = new_table(header)
+    for number, (seat, action) in enumerate(actions, start=1):
+        try:
+            table.submit(seat, action)
+        except ParlourError as err:
+            raise RecordError(f"action {number} ({describe_action(seat, action)}) is refused: {err}") from None
+    return table

@@ -1,0 +1,311 @@
+"""Every finished match, kept as JSON Lines, and checked again against the engine.
+
+A replay is ``data_dir()/replays/<date>-<game>-<seed>.jsonl`` (``2025-03-01-201502-big2-8812.jsonl``; ``-2`` ...
+when that name is taken). Line 1 is the record's header (:class:`~engine.records.record.Header`) with the match's
+``result``, ``finished_at`` and its numbers of ``actions`` and ``events``; line 2 the events of the deal, before any
+action (``"seat": null, "action": null``); then one line per action: its seat, the action and every event it caused,
+in full (the game is over, every hand may be shown), all in the codec's form (:mod:`engine.codec`)::
+
+    {"format":1,"game":"screw",...,"result":{"winners":[2],"scores":[0,0,2]},"finished_at":"...","actions":17,...}
+    {"seat":null,"action":null,"events":[{"game":"match","type":"RoundStarted",...},...]}
+    {"seat":0,"action":{"game":"chase","type":"ChaseAction","value":"trade"},"events":[...]}
+
+:func:`check_replay` plays the actions again through the engine and compares every event with the file's: None
+when they are identical, else the first difference in one sentence. :func:`list_replays` reads the first line of
+each file for ``parlour replays``.
+
+>>> import tempfile
+>>> from engine.table import Table
+>>> table = Table.create("screw", players=3, seed=5, bots=["easy", "easy", "easy"])
+>>> table.run()
+>>> with tempfile.TemporaryDirectory() as where:
+...     path = keep_replay(table, Path(where))
+...     check = verify_replay(path)
+...     kept = list_replays(Path(where))
+>>> check.difference, check.actions == len(table.actions), check.events == len(table.state.history)
+(None, True, True)
+>>> kept[0].game, kept[0].result
+('Screw Your Neighbor', 'Cleo won')
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine import codec
+from engine.errors import ParlourError, echo
+from engine.events import Event
+from engine.records.paths import replays_dir, write_atomically
+from engine.records.record import FormatError, Header, RecordError, describe_action, new_table, result_data
+from engine.registry import get_entry
+from engine.table import Table
+
+SUFFIX = ".jsonl"
+MAX_LINE = 16 * 1024 * 1024
+"""A line longer than this is not one of ours (the longest, a deal's events, is a few KB)."""
+
+
+class ReplayError(ParlourError):
+    """A file that is not a replay this version can check (missing, unreadable, not JSON Lines, another format);
+    the message is one sentence."""
+
+    code = "bad_replay"
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _events(events: Sequence[Event]) -> list[Any]:
+    return [codec.encode(event) for event in events]
+
+
+def replay_lines(table: Table, finished_at: datetime.datetime | None = None) -> Iterator[str]:
+    """The replay of ``table`` line by line (no line ends): the header, the deal, then one line per action."""
+    history = table.state.history
+    count = len(table.actions)
+    bounds = table.bounds[: count + 1]
+    when = finished_at or datetime.datetime.now(datetime.UTC)
+    header = Header.of(table).to_data() | {
+        "result": result_data(table.state.result),
+        "finished_at": when.isoformat(),
+        "actions": count,
+        "events": bounds[-1],
+    }
+    yield _json(header)
+    yield _json({"seat": None, "action": None, "events": _events(history[: bounds[0]])})
+    for index, (seat, action) in enumerate(table.actions[:count]):
+        events = history[bounds[index] : bounds[index + 1]]
+        yield _json({"seat": seat, "action": codec.encode(action), "events": _events(events)})
+
+
+def keep_replay(table: Table, directory: Path | None = None) -> Path:
+    """Write the replay of the finished match at ``table`` (atomically) and return its path; OSError if it cannot
+    be written. ``directory`` defaults to ``data_dir()/replays``."""
+    if not table.state.is_over:
+        raise ParlourError("only a finished match is kept as a replay")
+    where = replays_dir() if directory is None else directory
+    finished = datetime.datetime.now(datetime.UTC)
+    text = "\n".join(replay_lines(table, finished)) + "\n"
+    stem = f"{finished.astimezone():%Y-%m-%d-%H%M%S}-{table.entry.key}-{table.seed}"
+    where.mkdir(parents=True, exist_ok=True)
+    path = where / f"{stem}{SUFFIX}"
+    number = 2
+    while path.exists():
+        path = where / f"{stem}-{number}{SUFFIX}"
+        number += 1
+    write_atomically(path, text)
+    return path
+
+
+# -- reading ---------------------------------------------------------------------------------------------------------
+def _lines(path: Path) -> Generator[tuple[int, Any], None, None]:
+    """Each line of ``path`` as JSON data, with its number (from 1); ReplayError for a line that is not JSON."""
+    try:
+        with path.open("r", encoding="utf-8", newline="\n") as file:
+            for number, line in enumerate(file, start=1):
+                if len(line) > MAX_LINE:
+                    raise ReplayError(f"Line {number} of {path} is far too long for a replay.")
+                if not line.strip():
+                    continue
+                try:
+                    yield number, json.loads(line)
+                except (ValueError, RecursionError):
+                    raise ReplayError(f"Line {number} of {path} is not JSON, so the file is not a replay.") from None
+    except FileNotFoundError:
+        raise ReplayError(f"There is no file {path}.") from None
+    except IsADirectoryError:
+        raise ReplayError(f"{path} is a directory, not a replay.") from None
+    except UnicodeDecodeError:
+        raise ReplayError(f"{path} is not UTF-8 text, so it is not a replay.") from None
+    except OSError as err:
+        raise ReplayError(f"{path} could not be read ({err.strerror or err}).") from None
+
+
+def _header(path: Path, data: Any) -> Header:
+    try:
+        return Header.from_data(data)
+    except FormatError as err:
+        raise ReplayError(f"{path} cannot be checked: {err}.") from None
+    except RecordError as err:
+        raise ReplayError(f"{path} is not a replay: {err}.") from None
+
+
+@dataclass(frozen=True)
+class ReplayCheck:
+    """What :func:`verify_replay` found: the numbers of actions and events played, and the first difference."""
+
+    actions: int
+    events: int
+    difference: str | None
+
+
+def _field_difference(expected: Any, found: Any) -> str:
+    """What differs between an event in the file and the one the engine gives, as briefly as can be said."""
+    if isinstance(expected, dict) and isinstance(found, dict):
+        if (expected.get("game"), expected.get("type")) == (found.get("game"), found.get("type")):
+            for key in [*found, *(k for k in expected if k not in found)]:
+                if expected.get(key, "(none)") != found.get(key, "(none)"):
+                    return f"expected {key} {_brief(expected.get(key, '(none)'))} but found {_brief(found.get(key))}"
+        return f"expected a {expected.get('type', '?')} but found a {found.get('type', '?')}"
+    return f"expected {_brief(expected)} but found {_brief(found)}"
+
+
+def _brief(data: Any) -> str:
+    text = _json(data)
+    return text if len(text) <= 120 else text[:119] + "…"
+
+
+def _compare(where: str, expected: Any, found: list[Any]) -> str | None:
+    if not isinstance(expected, list):
+        return f"{where}: expected a list of events but found {_brief(expected)}."
+    for index, (want, got) in enumerate(zip(expected, found, strict=False), start=1):
+        if want != got:
+            kind = got.get("type", "?") if isinstance(got, dict) else "?"
+            return f"{where}, event {index} ({kind}): {_field_difference(want, got)}."
+    if len(expected) != len(found):
+        return f"{where}: expected {len(expected)} events but found {len(found)}."
+    return None
+
+
+def verify_replay(path: Path) -> ReplayCheck:
+    """Play the replay at ``path`` again through the engine and compare event by event.
+
+    ReplayError (one sentence) when the file is not a replay that can be checked; otherwise the numbers of actions
+    and events checked and the first difference (None: identical)."""
+    lines = _lines(path)
+    try:
+        return _verify(path, lines)
+    finally:
+        lines.close()  # an early answer leaves the file open no longer than this
+
+
+def _verify(path: Path, lines: Iterator[tuple[int, Any]]) -> ReplayCheck:
+    first = next(lines, None)
+    if first is None:
+        raise ReplayError(f"{path} is empty, so it is not a replay.")
+    data = first[1]
+    header = _header(path, data)
+    try:
+        table = new_table(header)
+    except RecordError as err:
+        raise ReplayError(f"{path} cannot be checked: {err}.") from None
+    second = next(lines, None)
+    if second is None or not isinstance(second[1], dict) or second[1].get("seat") is not None:
+        raise ReplayError(f"{path} has no line for the deal after its header, so it is not a replay.")
+    events = len(table.state.history)
+    found = _events(table.state.history)
+    difference = _compare("The deal (before any action)", second[1].get("events"), found)
+    if difference is not None:
+        return ReplayCheck(0, events, difference)
+    actions = 0
+    for number, step in lines:
+        if not isinstance(step, dict) or "action" not in step or "events" not in step:
+            raise ReplayError(f"Line {number} of {path} is not a step of a replay.")
+        actions += 1
+        seat = step.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            return ReplayCheck(actions, events, f"Action {actions}: expected a seat but found {_brief(seat)}.")
+        try:
+            action = codec.decode(step["action"])
+        except ParlourError as err:
+            return ReplayCheck(actions, events, f"Action {actions}: its action cannot be read ({err}).")
+        where = f"Action {actions} ({describe_action(seat, action)})"
+        try:
+            played = table.submit(seat, action)
+        except ParlourError as err:
+            return ReplayCheck(actions, events, f"{where} is refused by the engine: {err}.")
+        except Exception as err:  # a bug in a game: said, never a traceback
+            return ReplayCheck(actions, events, f"{where} made the engine fail: {echo(err, 80)}.")
+        found = _events(played)
+        events += len(found)
+        difference = _compare(where, step["events"], found)
+        if difference is not None:
+            return ReplayCheck(actions, events, difference)
+    expected = data.get("result") if isinstance(data, dict) else None
+    result = result_data(table.state.result)
+    if expected != result:
+        return ReplayCheck(
+            actions,
+            events,
+            f"After the last action ({actions}): expected the result {_brief(expected)} but found {_brief(result)}.",
+        )
+    return ReplayCheck(actions, events, None)
+
+
+def check_replay(path: Path) -> str | None:
+    """None when the replay at ``path`` plays again identically, else the first difference in one sentence
+    (action number, expected vs found). ReplayError when the file is not a replay that can be checked."""
+    return verify_replay(path).difference
+
+
+# -- listing ---------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReplayInfo:
+    """A kept game, as ``parlour replays`` lists it (``problem`` set, and the rest blank, for an unreadable file)."""
+
+    path: Path
+    finished_at: datetime.datetime | None
+    game: str
+    """The game's title (its preset's name for a game with presets)."""
+    players: tuple[str, ...]
+    result: str
+    problem: str | None = None
+
+
+def result_text(names: Sequence[str], winners: Sequence[int]) -> str:
+    """Who won, in words: ``Ana won``, ``Ana and Ben shared the win``."""
+    who = [names[seat] for seat in winners if isinstance(seat, int) and 0 <= seat < len(names)]
+    if not who:
+        return "nobody won"
+    if len(who) == 1:
+        return f"{who[0]} won"
+    return f"{', '.join(who[:-1])} and {who[-1]} shared the win"
+
+
+def replay_info(path: Path) -> ReplayInfo:
+    """What the first line of the replay at ``path`` says (never raises: a problem is kept in ``problem``)."""
+    try:
+        with path.open("r", encoding="utf-8") as file:
+            line = file.readline(MAX_LINE)
+        data = json.loads(line)
+        header = Header.from_data(data)
+        finished = datetime.datetime.fromisoformat(str(data.get("finished_at")))
+    except (OSError, ValueError, RecursionError, ParlourError) as err:
+        reason = str(err) if isinstance(err, ParlourError) else "it is not a replay"
+        return ReplayInfo(path, None, "", (), "", problem=reason)
+    game = get_entry(header.game).game
+    result = data.get("result") if isinstance(data.get("result"), dict) else {}
+    winners = result.get("winners", []) if isinstance(result.get("winners"), list) else []
+    return ReplayInfo(
+        path,
+        finished,
+        game.preset_name(header.preset),
+        header.names,
+        result_text(header.names, winners) if data.get("result") is not None else "not finished",
+    )
+
+
+def list_replays(directory: Path | None = None) -> list[ReplayInfo]:
+    """The kept games in ``directory`` (default ``data_dir()/replays``), newest first (files that cannot be read
+    last)."""
+    where = replays_dir() if directory is None else directory
+    try:
+        paths = [path for path in where.iterdir() if path.name.endswith(SUFFIX) and path.is_file()]
+    except OSError:
+        return []
+    infos = [replay_info(path) for path in paths]
+
+    def newest(info: ReplayInfo) -> tuple[bool, float, str]:
+        """Readable replays by when they finished, newest first; those that cannot be read after them."""
+        when = info.finished_at
+        if when is None:
+            return False, 0.0, info.path.name
+        return True, (when if when.tzinfo else when.replace(tzinfo=datetime.UTC)).timestamp(), info.path.name
+
+    return sorted(infos, key=newest, reverse=True)

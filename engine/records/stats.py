@@ -1,0 +1,463 @@
+"""Statistics of the finished games, in SQLite (``data_dir()/stats.sqlite3``), per game, preset and opponent level.
+
+One row per finished game, seen from the seat of the person who played it (:func:`record_game`): whether that seat
+won (a shared win counts as a win), its score (the game's own figure, higher is better: lives left, points, minus
+penalty points), and the game's own counts taken from the match's events (:data:`FIGURES`). :func:`summary` adds
+them up per game, preset and opponent level: games, wins, win rate, the current and the best winning streak, the
+mean and best score, and each game's figures (Screw/Chase: hands paid; Big Two: cards left when losing; Trash:
+turns to complete; Rank: penalty points). :func:`history` gives one group's games in order, for charts.
+
+The database:
+
+- ``PRAGMA user_version`` is the schema's version; :data:`MIGRATIONS` lists the steps from an empty file to the
+  current schema, each applied once, in one transaction with the version it leads to. A file of a newer schema
+  (written by a newer Parlour) is left alone and refused with :class:`StatsError`.
+- WAL mode and a busy timeout: another Parlour process may read or write at the same time; each finished game is
+  one ``BEGIN IMMEDIATE`` transaction, so two writers queue and nothing is lost. The same match recorded twice (a
+  resumed save of a finished game) counts once.
+- A file that is not a database is moved aside (``stats.sqlite3.bad``, never deleted) and a new one started; the
+  one sentence that says so is returned for the player.
+
+>>> import tempfile
+>>> from engine.table import Table
+>>> table = Table.create("screw", players=3, seed=5, bots=[None, "easy", "easy"])
+>>> while not table.state.is_over:
+...     _ = table.submit(table.state.to_move, table.state.legal_actions()[0])
+>>> with tempfile.TemporaryDirectory() as where:
+...     problem = record_game(table, 0, path=Path(where) / "stats.sqlite3")
+...     group = summary(Path(where) / "stats.sqlite3")["groups"][0]
+>>> problem, group["game"], group["level"], group["games"], sorted(group["figures"])
+(None, 'screw', 'easy', 1, ['hands_paid', 'paid_per_hand'])
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.errors import ParlourError
+from engine.events import Event
+from engine.games import big2, rank, trash
+from engine.games.chase import Paid
+from engine.match import RoundStarted
+from engine.records.paths import move_aside, one_line, stats_path
+from engine.registry import ENTRIES, get_entry
+from engine.table import Table
+
+BUSY_TIMEOUT_MS = 30_000
+"""How long a writer waits for another process's transaction before giving up."""
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: one row per finished game, from the seat of the person who played it.
+    (
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            match TEXT NOT NULL,
+            finished_at TEXT NOT NULL,
+            game TEXT NOT NULL,
+            preset TEXT NOT NULL,
+            level TEXT NOT NULL,
+            players INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            won INTEGER NOT NULL,
+            shared INTEGER NOT NULL,
+            score REAL NOT NULL,
+            counts TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            replay TEXT,
+            UNIQUE (match, seat)
+        )""",
+        "CREATE INDEX games_by_group ON games (game, preset, level, id)",
+    ),
+)
+"""Step ``n`` (from 0) takes the schema from version ``n`` to ``n + 1``. Append, never edit a step once released."""
+SCHEMA = len(MIGRATIONS)
+
+
+class StatsError(ParlourError):
+    """The statistics cannot be used (a newer schema, a directory that cannot be written); one sentence."""
+
+    code = "bad_stats"
+
+
+# -- each game's figures -----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Figure:
+    """A figure of a group: the sum of one count over the sum of another (or over the number of games)."""
+
+    name: str
+    label: str
+    """Its words in a table (``parlour stats``)."""
+    numerator: str
+    denominator: str
+    """A count's name, or ``games``."""
+
+
+Counter = Callable[[Sequence[Event], int], dict[str, int]]
+"""From a finished match's history and a seat: that seat's counts (added up over the games of a group)."""
+
+
+def _chase(history: Sequence[Event], seat: int) -> dict[str, int]:
+    hands = paid = lives = 0
+    for event in history:
+        if isinstance(event, RoundStarted) and seat in event.seats:
+            hands += 1
+        elif isinstance(event, Paid) and event.seat == seat:
+            paid += 1
+            lives += event.amount
+    return {"hands": hands, "hands_paid": paid, "lives_paid": lives}
+
+
+def _big2(history: Sequence[Event], seat: int) -> dict[str, int]:
+    deals = lost = cards = 0
+    for event in history:
+        if isinstance(event, big2.DealOver):
+            deals += 1
+            loss = event.losses[seat] if seat < len(event.losses) else None
+            if event.winner != seat and loss is not None:
+                lost += 1
+                cards += loss.cards
+    return {"deals": deals, "deals_lost": lost, "cards_left": cards}
+
+
+def _trash(history: Sequence[Event], seat: int) -> dict[str, int]:
+    deals = won = completed = turns = 0
+    for event in history:
+        if isinstance(event, trash.DealOver):
+            deals += 1
+            won += seat in event.winners
+        elif isinstance(event, trash.Completed) and event.seat == seat:
+            completed += 1
+            turns += event.turn
+    return {"deals": deals, "deals_won": won, "completed": completed, "turns": turns}
+
+
+def _rank(history: Sequence[Event], seat: int) -> dict[str, int]:
+    deals = penalties = 0
+    for event in history:
+        if isinstance(event, rank.DealOver):
+            deals += 1
+            penalties += event.loser == seat
+    return {"deals": deals, "penalty_points": penalties}
+
+
+FIGURES: dict[str, tuple[Counter, tuple[Figure, ...]]] = {
+    "chase": (
+        _chase,
+        (
+            Figure("hands_paid", "hands paid", "hands_paid", "games"),
+            Figure("paid_per_hand", "paid per hand", "hands_paid", "hands"),
+        ),
+    ),
+    "big2": (_big2, (Figure("cards_left_when_losing", "cards left when losing", "cards_left", "deals_lost"),)),
+    "trash": (_trash, (Figure("turns_to_complete", "turns to complete", "turns", "completed"),)),
+    "rank": (_rank, (Figure("penalty_points", "penalty points", "penalty_points", "games"),)),
+}
+"""Per game spec key: how a seat's counts are taken from the events (as the game's ``simulate`` figures are), and
+the figures made of them. A game not listed still gets games, wins, streaks and scores."""
+
+
+def opponents(table: Table, seat: int) -> str:
+    """The opponents' level: the bots' one level, ``mixed`` for bots of several, ``people`` if any is a person."""
+    levels = {info.level for other, info in enumerate(table.seats) if other != seat}
+    if None in levels:
+        return "people"
+    if len(levels) == 1:
+        level = levels.pop()
+        assert level is not None
+        return level
+    return "mixed" if levels else "none"
+
+
+# -- the database --------------------------------------------------------------------------------------------------
+def _connect(path: Path) -> sqlite3.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        _check_version(_version(conn), path)  # before anything is changed: a newer schema's file is left as it is
+        _wal(conn)
+        _migrate(conn, path)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _wal(conn: sqlite3.Connection) -> None:
+    """Put the database in WAL mode (it stays so: the mode is kept in the file).
+
+    Switching the mode is the one step SQLite does not wait for when another process holds a lock (two processes
+    making the file at once): it is tried again, a little later each time, within the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.005
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchall()[0][0] != "wal":
+                conn.execute("PRAGMA journal_mode = WAL").fetchall()
+            return
+        except sqlite3.OperationalError as err:
+            busy = getattr(err, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+            if not busy or time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
+
+
+def _version(conn: sqlite3.Connection) -> int:
+    # fetchall: the statement runs to its end, so no read transaction stays open (one left open could not become
+    # a write transaction once another process has written, and SQLite says "locked" at once, without waiting).
+    rows = conn.execute("PRAGMA user_version").fetchall()
+    return int(rows[0][0])
+
+
+def _check_version(version: int, path: Path) -> None:
+    if version > SCHEMA:
+        raise StatsError(
+            f"The statistics in {path} were written by a newer version of Parlour (schema {version}, this one "
+            f"knows {SCHEMA}), so they are left as they are."
+        )
+
+
+def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+    """Bring the schema to :data:`SCHEMA`, one step at a time, each with its version in the same transaction."""
+    if _version(conn) == SCHEMA:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = _version(conn)  # again: another process may have migrated while this one waited
+        _check_version(version, path)
+        for step in range(version, SCHEMA):
+            for statement in MIGRATIONS[step]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {step + 1}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _set_aside(path: Path, err: sqlite3.DatabaseError) -> str:
+    """Move a file that is not a usable database (and its WAL files) out of the way; the sentence to tell."""
+    reason = one_line(str(err)) or "it is not a database"
+    try:
+        aside = move_aside(path)
+    except OSError as problem:
+        raise StatsError(
+            f"The statistics file {path} cannot be used ({reason}) nor moved aside ({problem.strerror or problem})."
+        ) from None
+    for extra in ("-wal", "-shm"):
+        companion = path.with_name(path.name + extra)
+        if companion.exists():
+            try:
+                companion.rename(aside.with_name(aside.name + extra))
+            except OSError:
+                pass
+    return (
+        f"The statistics file {path} could not be used ({reason}), so it was moved to {aside.name} "
+        "and a new one was started."
+    )
+
+
+NOT_A_DATABASE = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+"""What moves a file aside. Any other error (locked, no permission, a full disk) leaves it where it is."""
+
+
+def _open(path: Path) -> tuple[sqlite3.Connection, str | None]:
+    """A connection to the statistics at ``path`` (migrated), and the sentence to tell if a bad file went aside.
+
+    StatsError (one sentence) when they cannot be opened."""
+    try:
+        try:
+            return _connect(path), None
+        except sqlite3.DatabaseError as err:
+            if getattr(err, "sqlite_errorcode", None) not in NOT_A_DATABASE:
+                raise
+            problem = _set_aside(path, err)
+        return _connect(path), problem
+    except (sqlite3.Error, OSError) as err:
+        raise StatsError(f"The statistics file {path} cannot be used ({one_line(str(err))}).") from None
+
+
+# -- writing -------------------------------------------------------------------------------------------------------
+def match_key(table: Table) -> str:
+    """What tells one match from another: the same match recorded twice counts once."""
+    return f"{table.entry.key}|{table.seed}|{table.started_at}"
+
+
+def record_game(table: Table, seat: int, *, replay: Path | None = None, path: Path | None = None) -> str | None:
+    """Count the finished match at ``table`` for the person at ``seat``, in one transaction.
+
+    None when it is counted (or was already); otherwise one sentence to tell the player (the file was not a
+    database and went aside, then the game was counted in a new one; or the statistics cannot be written)."""
+    result = table.state.result
+    if result is None:
+        raise ParlourError("only a finished match is counted")
+    checked = table.state.check_seat(seat)
+    assert checked is not None
+    counter = FIGURES.get(table.game.key)
+    counts = counter[0](table.state.history, checked) if counter is not None else {}
+    row = (
+        match_key(table),
+        datetime.datetime.now(datetime.UTC).isoformat(),
+        table.entry.key,
+        table.preset,
+        opponents(table, checked),
+        len(table.seats),
+        checked,
+        int(checked in result.winners),
+        int(checked in result.winners and len(result.winners) > 1),
+        float(result.scores[checked]),
+        json.dumps(counts, sort_keys=True),
+        table.seed,
+        None if replay is None else str(replay),
+    )
+    where = stats_path() if path is None else path
+    try:
+        conn, problem = _open(where)
+        with closing(conn):
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(
+                    "INSERT OR IGNORE INTO games (match, finished_at, game, preset, level, players, seat, won, "
+                    "shared, score, counts, seed, replay) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    row,
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        return problem
+    except StatsError as err:
+        return str(err)
+    except (sqlite3.Error, OSError) as err:
+        return f"The game could not be counted in the statistics at {where} ({one_line(str(err))})."
+
+
+# -- reading -------------------------------------------------------------------------------------------------------
+def _group_order(row: tuple[str, str, str]) -> tuple[int, str, str]:
+    keys = [entry.key for entry in ENTRIES]
+    game, preset, level = row
+    return (keys.index(game) if game in keys else len(keys), preset, level)
+
+
+def _streaks(won: Sequence[int]) -> tuple[int, int]:
+    """The current and the best run of wins, in the order the games were played."""
+    best = run = 0
+    for value in won:
+        run = run + 1 if value else 0
+        best = max(best, run)
+    return run, best
+
+
+def _title(game: str, preset: str) -> tuple[str, str]:
+    try:
+        entry = get_entry(game)
+    except ParlourError:
+        return game, preset
+    return entry.title, entry.game.preset_name(preset)
+
+
+def summary(path: Path | None = None) -> dict[str, Any]:
+    """Every group's figures as JSON data: ``{"schema", "path", "games", "problem", "groups": [...]}``.
+
+    A missing file is no games (and is not created). StatsError (one sentence) when the file cannot be read."""
+    where = stats_path() if path is None else path
+    out: dict[str, Any] = {"schema": SCHEMA, "path": str(where), "games": 0, "problem": None, "groups": []}
+    if not where.exists():
+        return out
+    try:
+        conn, problem = _open(where)
+        with closing(conn):
+            rows = conn.execute(
+                "SELECT game, preset, level, won, shared, score, counts FROM games ORDER BY id"
+            ).fetchall()
+    except sqlite3.Error as err:
+        raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
+    except OSError as err:
+        raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
+    out["problem"] = problem
+    grouped: dict[tuple[str, str, str], list[tuple[int, int, float, dict[str, int]]]] = {}
+    for game, preset, level, won, shared, score, counts in rows:
+        try:
+            parsed = json.loads(counts)
+        except ValueError:
+            parsed = {}
+        grouped.setdefault((game, preset, level), []).append((won, shared, score, parsed))
+    for key in sorted(grouped, key=_group_order):
+        out["groups"].append(_group(key, grouped[key]))
+    out["games"] = len(rows)
+    return out
+
+
+def _group(key: tuple[str, str, str], games: list[tuple[int, int, float, dict[str, int]]]) -> dict[str, Any]:
+    game, preset, level = key
+    title, preset_name = _title(game, preset)
+    won = [row[0] for row in games]
+    scores = [row[2] for row in games]
+    current, best = _streaks(won)
+    totals: dict[str, int] = {}
+    for row in games:
+        for name, value in row[3].items():
+            if isinstance(value, int):
+                totals[name] = totals.get(name, 0) + value
+    figures: dict[str, float | None] = {}
+    labels: dict[str, str] = {}
+    try:
+        spec = FIGURES.get(get_entry(game).game.key)
+    except ParlourError:
+        spec = None
+    for figure in spec[1] if spec is not None else ():
+        top = totals.get(figure.numerator, 0)
+        bottom = len(games) if figure.denominator == "games" else totals.get(figure.denominator, 0)
+        figures[figure.name] = round(top / bottom, 3) if bottom else None
+        labels[figure.name] = figure.label
+    return {
+        "game": game,
+        "title": title,
+        "preset": preset,
+        "preset_name": preset_name,
+        "level": level,
+        "games": len(games),
+        "wins": sum(won),
+        "shared_wins": sum(row[1] for row in games),
+        "win_rate": round(sum(won) / len(games), 4),
+        "streak": current,
+        "best_streak": best,
+        "mean_score": round(sum(scores) / len(scores), 3),
+        "best_score": max(scores),
+        "figures": figures,
+        "labels": labels,
+        "counts": totals,
+    }
+
+
+def history(game: str, preset: str, level: str, path: Path | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+    """One group's games, oldest first (the last ``limit``): ``finished_at``, ``won``, ``score`` and the counts —
+    what a chart of the win rate over time or a histogram of results is drawn from."""
+    where = stats_path() if path is None else path
+    if not where.exists():
+        return []
+    try:
+        conn, _ = _open(where)
+        with closing(conn):
+            rows = conn.execute(
+                "SELECT finished_at, won, score, counts FROM games WHERE game = ? AND preset = ? AND level = ? "
+                "ORDER BY id DESC LIMIT ?",
+                (game, preset, level, limit),
+            ).fetchall()
+    except (sqlite3.Error, OSError) as err:
+        raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
+    return [
+        {"finished_at": finished, "won": bool(won), "score": score, "counts": json.loads(counts)}
+        for finished, won, score, counts in reversed(rows)
+    ]

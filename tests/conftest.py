@@ -1,0 +1,36 @@
+"""Fixtures for every test: none of them may read or write the real user's settings.
+
+Each test gets a settings directory of its own (``$PARLOUR_CONFIG_DIR``, read by :mod:`tui.settings`) and a data
+directory of its own (``$PARLOUR_DATA_DIR``: saves, replays, statistics), under
+pytest's temporary directory and made only if a test writes there, so a test that saves settings (or changes the
+theme, which is saved too) leaves nothing behind for the next test or for the person running the suite. The card
+faces are one switch for the whole process (:mod:`tui.faces`): it is put back to suit symbols after each test.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+_numbers = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def own_settings_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point ``$PARLOUR_CONFIG_DIR`` at a fresh directory (not created: the first save makes it), and
+    ``$PARLOUR_DATA_DIR`` (saves, replays, statistics: :mod:`engine.records.paths`) at another."""
+    number = next(_numbers)
+    path = tmp_path_factory.getbasetemp() / "parlour-config" / str(number)
+    monkeypatch.setenv("PARLOUR_CONFIG_DIR", str(path))
+    # The bots of a test's table think on a thread of the test's process: a child process per table is a fresh
+    # interpreter each time (tests of the bot process itself ask for one: tests/tui/test_robustness.py).
+    monkeypatch.setenv("PARLOUR_BOT_PROCESS", "0")
+    monkeypatch.setenv("PARLOUR_DATA_DIR", str(tmp_path_factory.getbasetemp() / "parlour-data" / str(number)))
+    yield path
+    faces = sys.modules.get("tui.faces")
+    if faces is not None:
+        faces.set_faces()
