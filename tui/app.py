@@ -37,6 +37,7 @@ from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands
 from tui.screens.menu import MenuScreen
 from tui.screens.session_screen import SessionScreen
 from tui.screens.settings import KeepsSettings, SettingsScreen, open_settings
+from tui.screens.stats import StatsScreen
 
 if TYPE_CHECKING:
     from engine.table import Table as SavedTable  # built by engine.records from a save, never here
@@ -286,6 +287,17 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
             yield SystemCommand(
                 "Settings", "Your name, theme, card faces, pace and game defaults", partial(open_settings, self)
             )
+        if not isinstance(screen, StatsScreen):
+            yield SystemCommand(
+                "Statistics", "Games, wins, streaks and figures per game (t on the menu)", self.show_stats
+            )
+
+    def show_stats(self) -> None:
+        """Your statistics over the current screen (``t`` on the menu, or the palette)."""
+        if not isinstance(self.screen, StatsScreen):
+            self.push_screen(StatsScreen())
+
+    action_show_stats = show_stats
 
     def _to_menu(self) -> None:
         self.action_leave("menu")

@@ -166,6 +166,7 @@ class MenuScreen(Screen[None]):
         Binding("r", "rules", "Rules"),
         Binding("f1", "rules", "Rules", show=False),
         Binding("s", "settings", "Settings", tooltip="Your name, theme, card faces, pace and game defaults"),
+        Binding("t", "app.show_stats", "Statistics", tooltip="Your games, wins, streaks and figures per game"),
     ]
 
     def __init__(
