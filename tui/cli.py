@@ -677,19 +677,27 @@ def _replay_file(text: str) -> Path:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """``parlour replay FILE --check``: 0 identical, 1 with the first difference, 2 for a file that is no replay."""
-    from engine.records.replays import ReplayError, verify_replay
+    """``parlour replay FILE``: the game played back in the app; with ``--check``: 0 identical, 1 with the first
+    difference. 2 for a file that is no replay (or no terminal for the app)."""
+    from engine.records.replays import ReplayCursor, ReplayError, verify_replay
 
     path = _replay_file(args.file)
     if not path.is_file():
         print(f"parlour: there is no replay {args.file}", file=sys.stderr)
         return 2
     if not args.check:
-        print(
-            "parlour: the replay viewer is not in the app yet; `parlour replay FILE --check` checks a replay",
-            file=sys.stderr,
-        )
-        return 2
+        try:
+            cursor = ReplayCursor.open(path)
+        except ReplayError as err:
+            print(f"parlour: {err}", file=sys.stderr)
+            return 2
+        problem = terminal_problem()
+        if problem:
+            print(f"{NEEDS_TERMINAL}: {problem}", file=sys.stderr)
+            return 2
+        from tui.replay_app import ReplayApp
+
+        return run_app(ReplayApp(cursor))
     try:
         check = verify_replay(path)
     except ReplayError as err:

@@ -40,6 +40,7 @@ from typing import Any
 from engine import codec
 from engine.errors import ParlourError, echo
 from engine.events import Event
+from engine.game import Action
 from engine.records.paths import replays_dir, write_atomically
 from engine.records.record import FormatError, Header, RecordError, describe_action, new_table, result_data
 from engine.registry import get_entry
@@ -134,6 +135,30 @@ def _header(path: Path, data: Any) -> Header:
         raise ReplayError(f"{path} cannot be checked: {err}.") from None
     except RecordError as err:
         raise ReplayError(f"{path} is not a replay: {err}.") from None
+
+
+def load_replay(path: Path) -> tuple[Header, list[tuple[int, Action]]]:
+    """The header and the actions of the replay at ``path`` (what the replay viewer steps through); ReplayError
+    in one sentence for a file that is not a replay."""
+    lines = _lines(path)
+    first = next(lines, None)
+    if first is None:
+        raise ReplayError(f"{path} is empty, so it is not a replay.")
+    header = _header(path, first[1])
+    actions: list[tuple[int, Action]] = []
+    for number, step in lines:
+        if not isinstance(step, dict) or "events" not in step:
+            raise ReplayError(f"Line {number} of {path} is not a step of a replay.")
+        if step.get("seat") is None and step.get("action") is None:
+            continue  # the deal's own events, before any action
+        seat = step.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or "action" not in step:
+            raise ReplayError(f"Line {number} of {path} is not a step of a replay.")
+        try:
+            actions.append((seat, codec.decode(step["action"])))
+        except ParlourError as err:
+            raise ReplayError(f"Line {number} of {path} holds an action that cannot be read ({err}).") from None
+    return header, actions
 
 
 @dataclass(frozen=True)
@@ -309,3 +334,51 @@ def list_replays(directory: Path | None = None) -> list[ReplayInfo]:
         return True, (when if when.tzinfo else when.replace(tzinfo=datetime.UTC)).timestamp(), info.path.name
 
     return sorted(infos, key=newest, reverse=True)
+
+
+class ReplayCursor:
+    """A kept game at any step, for the replay viewer: :meth:`go` to action ``n`` (0: the deal, before any action;
+    :attr:`total`: the end). Forward steps play on; a step back plays the game again from its deal (a few
+    milliseconds even for thousands of actions)."""
+
+    def __init__(self, header: Header, actions: Sequence[tuple[int, Action]]) -> None:
+        self.header = header
+        self.actions = list(actions)
+        self.table = new_table(header)
+        self.position = 0
+
+    @classmethod
+    def open(cls, path: Path) -> ReplayCursor:
+        header, actions = load_replay(path)
+        try:
+            return cls(header, actions)
+        except RecordError as err:
+            raise ReplayError(f"{path} cannot be shown: {err}.") from None
+
+    @property
+    def total(self) -> int:
+        return len(self.actions)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.header.names)
+
+    def go(self, position: int) -> None:
+        """Show the game after ``position`` actions (clamped to the game); ReplayError if an action is refused."""
+        position = max(0, min(position, self.total))
+        if position < self.position:
+            self.table, self.position = new_table(self.header), 0
+        while self.position < position:
+            seat, action = self.actions[self.position]
+            try:
+                self.table.submit(seat, action)
+            except ParlourError as err:
+                raise ReplayError(f"Action {self.position + 1} is refused by the engine: {err}.") from None
+            self.position += 1
+
+    def last_events(self) -> list[Event]:
+        """The events of the action just shown (the deal's own at the start)."""
+        history, bounds = self.table.state.history, self.table.bounds
+        if self.position == 0:
+            return list(history[: bounds[0]])
+        return list(history[bounds[self.position - 1] : bounds[self.position]])

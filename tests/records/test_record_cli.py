@@ -88,13 +88,20 @@ def test_replay_check_of_a_file_that_is_no_replay_is_one_sentence(
     assert err.startswith("parlour: ") and err.endswith(words + "\n") and err.count("\n") == 1
 
 
-def test_replay_of_a_missing_file_and_the_viewer_not_yet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_of_a_missing_file_and_the_viewer_without_a_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, out, err = run(capsys, "replay", str(tmp_path / "nothing.jsonl"), "--check")
     assert (code, out, err) == (2, "", f"parlour: there is no replay {tmp_path / 'nothing.jsonl'}\n")
     (path,) = keep(("screw", 2))
+    monkeypatch.setattr("tui.cli.terminal_problem", lambda: "standard input is not a terminal")
     code, out, err = run(capsys, "replay", str(path))
     assert (code, out) == (2, "")
-    assert err == "parlour: the replay viewer is not in the app yet; `parlour replay FILE --check` checks a replay\n"
+    assert "needs a terminal" in err and err.count("\n") == 1
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("not json\n", encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(garbage))
+    assert (code, out) == (2, "") and err.startswith("parlour: ") and "not JSON" in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("args", [["replay"], ["replay", "a", "b"], ["replays", "x"], ["stats", "--csv"]])

@@ -1,0 +1,28 @@
+"""The app of ``parlour replay FILE``: one kept game, played back (:class:`tui.screens.replay.ReplayScreen`)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import App, CSSPathType
+from textual.binding import Binding, BindingType
+
+from engine.records.replays import ReplayCursor
+from tui.app import STYLE_FILES, styles_dir
+from tui.screens.replay import ReplayScreen
+from tui.screens.settings import KeepsSettings
+
+
+class ReplayApp(KeepsSettings, App[None]):
+    TITLE = "Parlour"
+    CSS_PATH: ClassVar[CSSPathType | None] = [styles_dir() / name for name in STYLE_FILES]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(self, cursor: ReplayCursor) -> None:
+        super().__init__()
+        self.load_settings()
+        self.cursor = cursor
+
+    def on_mount(self) -> None:
+        self.apply_loaded_settings()
+        self.push_screen(ReplayScreen(self.cursor))

@@ -1,0 +1,131 @@
+"""A kept game played back (``parlour replay FILE``, issue 11): step forward and back, jump to the start or the end,
+and every hand shown (the game is over, nothing is secret any more).
+
+The screen steps an :class:`~engine.records.replays.ReplayCursor` (the engine plays the kept actions again) and
+shows, after each action, what it did in the same words as the table's log, and every place a card can be: each
+player's hand in full, and the other piles by their size and top card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from engine.cards import Card
+from engine.events import Event
+from engine.records.replays import ReplayCursor, ReplayError
+from tui.describe import describe
+from tui.describe_big2 import describe_big2
+from tui.describe_rank import describe_rank
+from tui.describe_trash import describe_trash
+from tui.faces import card_text
+from tui.widgets.card import card_markup
+from tui.widgets.title_bar import TitleBar
+
+Describer = Callable[[Event, Sequence[str], Any], str | None]
+
+
+def describer(game: str, options: Any) -> Describer:
+    """The words of the game's own log, as a spectator reads them."""
+    if game == "big2":
+        return lambda event, names, me: describe_big2(event, names, me, options)
+    if game == "trash":
+        return describe_trash
+    if game == "rank":
+        return describe_rank
+    return lambda event, names, me: describe(event, names, me, options)
+
+
+def place_text(name: str, cards: Sequence[Card], names: Sequence[str]) -> Content:
+    """One place of the table: a hand in full (``hand S``), any other pile by its size and top card."""
+    if name.startswith("hand "):
+        seat = int(name.split()[1])
+        who = names[seat] if 0 <= seat < len(names) else name
+        shown = Content(" ").join(card_markup(card) for card in cards) if cards else Content.styled("—", "$text-muted")
+        return Content.assemble((f"{who[:14]:<14} ", "bold"), shown)
+    count = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
+    top = f", {card_text(cards[-1])} on top" if cards else ""
+    return Content.styled(f"{name.capitalize():<14} {count}{top}", "$text-muted")
+
+
+class ReplayScreen(Screen[None]):
+    """One kept game, any step of it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", "Next"),
+        Binding("l", "step(1)", "Next", show=False),
+        Binding("left", "step(-1)", "Back"),
+        Binding("h", "step(-1)", "Back", show=False),
+        Binding("pagedown", "step(10)", "+10", show=False),
+        Binding("pageup", "step(-10)", "−10", show=False),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(-1)", "End"),
+        Binding("escape", "close", "Close"),
+        Binding("q", "close", "Close", show=False),
+    ]
+
+    def __init__(self, cursor: ReplayCursor) -> None:
+        super().__init__()
+        self.cursor = cursor
+        header = cursor.header
+        self.words = describer(cursor.table.entry.key, header.options)
+
+    def compose(self) -> ComposeResult:
+        yield TitleBar()
+        with Vertical(id="replay-body"):
+            yield Static("", id="replay-position")
+            yield Static("", id="replay-move")
+            with VerticalScroll(id="replay-places", can_focus=False):  # the keys step the game, not this
+                yield Static("", id="replay-table")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"Replay · {self.cursor.table.entry.title} · seed {self.cursor.header.seed}"
+        self.show()
+
+    def action_step(self, step: int) -> None:
+        self.go(self.cursor.position + step)
+
+    def action_jump(self, where: int) -> None:
+        self.go(self.cursor.total if where < 0 else where)
+
+    def action_close(self) -> None:
+        self.app.exit()
+
+    def go(self, position: int) -> None:
+        try:
+            self.cursor.go(position)
+        except ReplayError as err:
+            self.notify(str(err), severity="error", markup=False)
+        self.show()
+
+    def show(self) -> None:
+        cursor = self.cursor
+        names = cursor.names
+        self.query_one("#replay-position", Static).update(
+            Content.styled(f"Move {cursor.position} of {cursor.total}", "bold $text-accent")
+        )
+        lines = [line for event in cursor.last_events() if (line := self.words(event, names, None)) is not None]
+        if cursor.position == 0:
+            lines.insert(0, "The deal, before any move")
+        self.query_one("#replay-move", Static).update(Content("\n".join(lines) or "—"))
+        places = cursor.table.state.zones()
+        shown = [place_text(name, cards, names) for name, cards in places.items() if name.startswith("hand ")]
+        shown += [place_text(name, cards, names) for name, cards in places.items() if not name.startswith("hand ")]
+        self.query_one("#replay-table", Static).update(Content("\n").join(shown))
+
+    @property
+    def move_text(self) -> str:
+        """What the move just shown did, in words (for tests)."""
+        return str(self.query_one("#replay-move", Static).render())
+
+    @property
+    def table_text(self) -> str:
+        return str(self.query_one("#replay-table", Static).render())
