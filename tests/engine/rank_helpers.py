@@ -32,6 +32,7 @@ from engine.events import Event
 from engine.game import Scenario
 from engine.games.rank import (
     RANKS,
+    CameBack,
     DealOver,
     DealStarted,
     Draw,
@@ -42,6 +43,7 @@ from engine.games.rank import (
     RankGame,
     RankOptions,
     RankState,
+    StockShuffled,
     deck_of,
 )
 from engine.match import MatchOver
@@ -187,8 +189,24 @@ def self_play_deals(
             # Every action: as many cards as ever. Every 25th action, at every deal's end and start: the very same
             # card objects, each once (a lost card and a doubled one would pass the count; not for long).
             assert len(state.stock) + len(state.pile) + sum(map(len, state.hands)) == len(physical), "cards lost"
-            new_deal = any(isinstance(e, DealStarted) for e in events)
-            if new_deal or steps % 25 == 0 or any(isinstance(e, DealOver) for e in events):
+            new_deal = deal_over = False
+            for event in events:  # one pass: the kinds of event this action made
+                kind = type(event)
+                if kind is DealOver:
+                    deal_over = True
+                    assert isinstance(event, DealOver)
+                    holding = [s for s, count in enumerate(before) if count]
+                    assert event.hands[event.loser], "the loser holds no card"
+                    assert sum(1 for hand in event.hands if hand) == 1, "more than one seat held cards at the end"
+                    assert event.loser in holding
+                    tally.deals += 1
+                elif kind is DealStarted:
+                    new_deal = True
+                elif kind is CameBack:
+                    tally.comebacks += 1
+                elif kind is StockShuffled:
+                    tally.shuffles += 1
+            if new_deal or deal_over or steps % 25 == 0:
                 now = sorted(id(c) for zone in state.zones().values() for c in zone)
                 if new_deal:
                     assert is_conserved(state.zones().values(), state.full_deck()), "cards not conserved"
@@ -197,19 +215,8 @@ def self_play_deals(
                 assert now == physical, "cards not conserved"
             pending = state.pending
             assert pending is None or not state.hands[pending], "a pending seat holds cards"
-            assert all(not state.hands[s] for s in state.out), "a seat out for good holds cards"
-            for event in events:
-                name = type(event).__name__
-                if isinstance(event, DealOver):
-                    holding = [s for s, count in enumerate(before) if count]
-                    assert event.hands[event.loser], "the loser holds no card"
-                    assert sum(1 for hand in event.hands if hand) == 1, "more than one seat held cards at the end"
-                    assert event.loser in holding
-                    tally.deals += 1
-                elif name == "CameBack":
-                    tally.comebacks += 1
-                elif name == "StockShuffled":
-                    tally.shuffles += 1
+            if state.out:
+                assert all(not state.hands[s] for s in state.out), "a seat out for good holds cards"
         over = [e for e in state.history if isinstance(e, MatchOver)]
         assert len(over) == 1 and state.result is not None and state.result.winners == over[0].winners
         dealt = [e for e in state.history if isinstance(e, DealOver)]
