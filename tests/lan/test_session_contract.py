@@ -161,7 +161,8 @@ FACTORIES = [
 # Setting a table up
 # ---------------------------------------------------------------------------------------------------------------
 def players_for(game: Game[Any, Any, Any]) -> int:
-    return min(max(game.min_players, 4), game.max_players)
+    """Four players where the game allows; Rank three (see ``lan_helpers.players_for``)."""
+    return 3 if game.key == "rank" else min(max(game.min_players, 4), game.max_players)
 
 
 def make_table(game: Game[Any, Any, Any], people: set[int], seed: int, rounds: int = 2, level: str = "easy") -> Table:
