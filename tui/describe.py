@@ -70,6 +70,15 @@ def count_of(count: int, word: str) -> str:
     return f"{count} {word if count == 1 else word + 's'}"
 
 
+def winner_sentence(seats: Sequence[int], names: Sequence[str], me: int | None) -> str:
+    """Who won a match, for its results: "You win", "Ben wins", "Ana and you win", "nobody wins" (the seats named
+    in the order given)."""
+    if not seats:
+        return "nobody wins"
+    words = and_list([who(seat, names, me, start=i == 0) for i, seat in enumerate(seats)])
+    return f"{words} {'win' if len(seats) > 1 or seats[0] == me else 'wins'}"
+
+
 def and_list(words: Sequence[str]) -> str:
     """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
     if len(words) <= 1:

@@ -62,10 +62,14 @@ def sizes_text(sizes: Sequence[int], names: Sequence[str], me: int | None) -> st
     return ", ".join(f"{who(seat, names, me)} {sizes[seat]}" for seat in order)
 
 
+def you_first(seats: Sequence[int], me: int | None) -> list[int]:
+    """``seats`` with yours first, then by seat."""
+    return sorted(seats, key=lambda seat: (seat != me, seat))
+
+
 def winners_text(winners: Sequence[int], names: Sequence[str], me: int | None) -> str:
     """ "You", "Ben", "You and Ben" (you first)."""
-    order = sorted(winners, key=lambda seat: (seat != me, seat))
-    return and_list([who(seat, names, me, start=i == 0) for i, seat in enumerate(order)])
+    return and_list([who(seat, names, me, start=i == 0) for i, seat in enumerate(you_first(winners, me))])
 
 
 def discard_words(event: Discarded, names: Sequence[str], me: int | None) -> str:

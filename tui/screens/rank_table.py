@@ -41,7 +41,7 @@ from engine.games.rank import (
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
-from tui.describe import and_list, who
+from tui.describe import who, winner_sentence
 from tui.describe_rank import RankNarrator, options_text, penalty_text, top_text
 from tui.faces import card_text
 from tui.screens.rank_dialogs import FollowUpScreen, JokerNameScreen, RankDealScreen
@@ -191,14 +191,12 @@ class RankTableScreen(SessionScreen):
             place = 1 + sum(1 for other in range(self.players) if totals[other] < totals[seat])
             name = who(seat, self.names, self.me, start=True)
             places.append((place, f"{name:<12} {penalty_text(totals[seat])}"))
-        if winners:
-            words = [who(seat, self.names, self.me, start=i == 0) for i, seat in enumerate(winners)]
-            verb = "win" if len(winners) > 1 or winners[0] == self.me else "wins"
-            winner = f"{and_list(words)} {verb}"
-        else:
-            winner = "nobody wins"
         return MatchSummary(
-            title=self.session.entry.title, winner=winner, places=tuple(places), pot=None, seed=self.seed
+            title=self.session.entry.title,
+            winner=winner_sentence(winners, self.names, self.me),
+            places=tuple(places),
+            pot=None,
+            seed=self.seed,
         )
 
     # -- drawing -------------------------------------------------------------------------------------------------

@@ -48,8 +48,8 @@ from engine.games.trash import (
 )
 from engine.match import MatchOver, RoundOver
 from engine.session import Session, Snapshot
-from tui.describe import count_of, who
-from tui.describe_trash import SOURCE_WORDS, TrashNarrator, slot_label, winners_text
+from tui.describe import count_of, who, winner_sentence
+from tui.describe_trash import SOURCE_WORDS, TrashNarrator, slot_label, you_first
 from tui.faces import card_text
 from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
@@ -298,13 +298,12 @@ class TrashTableScreen(SessionScreen):
             else:
                 detail = f"{down(seat)} face down"
             places.append((place, f"{name:<12} {detail}"))
-        if winners:
-            text = winners_text(winners, self.names, self.me)
-            winner = f"{text} {'wins' if len(winners) == 1 and winners[0] != self.me else 'win'}"
-        else:
-            winner = "nobody wins"
         return MatchSummary(
-            title=self.session.entry.title, winner=winner, places=tuple(places), pot=None, seed=self.seed
+            title=self.session.entry.title,
+            winner=winner_sentence(you_first(winners, self.me), self.names, self.me),
+            places=tuple(places),
+            pot=None,
+            seed=self.seed,
         )
 
     # -- drawing -------------------------------------------------------------------------------------------------
