@@ -84,7 +84,9 @@ class Navigation:
 
     MENU_LABEL: ClassVar[str] = "Menu"
     """What ``m`` leads back to, as the footer says it."""
-    LEAVE_DETAIL: ClassVar[str] = "The match is not over: leaving ends it."
+    LEAVE_DETAIL: ClassVar[str] = (
+        "The match is saved: Parlour offers it again at its next start (unless you begin another game first)."
+    )
     """What leaving a match in progress means, said under the question."""
 
     NAVIGATION_BINDINGS: ClassVar[list[BindingType]] = [
