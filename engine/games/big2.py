@@ -941,7 +941,8 @@ class HiddenDeal:
     """What one seat does not know about a deal, ready to be sampled many times over (a search bot's deals).
 
     The unseen cards are those not in the seat's hand, not played, and not known to be set aside (with two
-    players, every card below the deal's opening card); the card that must open the deal is with the seat to move.
+    players, when a card other than the lead card opened: the lead card and every card below the opening one); the
+    card that must open the deal is with the seat to move.
     """
 
     def __init__(self, view: Big2View) -> None:
@@ -953,8 +954,12 @@ class HiddenDeal:
         mine = enc.mask(view.hand)
         known_out = mine | enc.mask(view.played)
         self.opening = enc.mask([view.opening]) if view.opening else 0
-        if view.players == 2 and self.opening:
-            known_out |= self.opening - 1
+        lead = enc.mask([view.options.lead_card])
+        if view.players == 2 and self.opening and self.opening != lead:
+            # The lead card opens whenever it is dealt, wherever it sits in the suit order. Another card opens only
+            # when the lead card was set aside, and then as the lowest card dealt: everything below it was set
+            # aside too.
+            known_out |= lead | (self.opening - 1)
         self.fixed = [0] * view.players
         self.fixed[view.seat] = mine
         self.must = enc.mask([view.must_include]) if view.must_include else 0

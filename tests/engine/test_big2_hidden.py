@@ -214,3 +214,30 @@ def test_spectator_view_cannot_be_determinized() -> None:
     state = position(["3D 4D", "5C 6C"], turn=0)
     with pytest.raises(ValueError):
         sample_state(state.view(None), random.Random(0))
+
+
+def test_two_player_samples_set_aside_only_what_the_opening_proves() -> None:
+    """With two players 26 cards are set aside. The lead card (3♦ by default) opens whenever it is dealt, though by
+    the seed's suit order the 3♣ is lower: then nothing is known about the set-aside cards, and the other seat may
+    hold the 3♣. When another card opens, the lead card was set aside, and so was every card below the opening one
+    (it is the lowest dealt): no sample may give those to anybody."""
+    lead_opened = other_opened = 0
+    for seed in range(60):
+        state = GAME.new_match(2, opts(deals=1), random.Random(seed))
+        enc = state.enc
+        lead = enc.mask([state.options.lead_card])
+        viewer = 1 - state.turn
+        view = state.view(viewer)
+        mine = state.hands[viewer]
+        given = 0
+        for sample_seed in range(200):
+            given |= sample_state(view, random.Random(sample_seed)).hands[state.turn]
+        if state.opening == lead:
+            lead_opened += 1
+            below = (state.opening - 1) & ~mine
+            assert given & below == below, "every card below the 3♦ that the viewer lacks may be the leader's"
+        else:
+            other_opened += 1
+            assert not given & (lead | (state.opening - 1)), "set-aside cards are never dealt in a sample"
+            assert given & ~mine & ~(lead | (state.opening - 1) | state.opening), "the rest is still sampled"
+    assert lead_opened and other_opened, "both cases were met"
