@@ -59,6 +59,10 @@ class TableHost:
         """The seat whose computer player is working out a move right now."""
         self._once: tuple[int, int, str] | None = None
         """(seat, version, level): one move the bot thread makes for a person's seat at that version (play_once)."""
+        self._round_ended_at = table.state.version if _ends_a_round(table) else None
+        """The version at which a round ended with the table's last move before this host took it over (a match
+        saved at the end of a round and resumed): the people who sit down then are waited for, as if they had been
+        there when it ended, until the table moves."""
         table.subscribe(None, self._watch, replay=False)
 
     @classmethod
@@ -105,6 +109,8 @@ class TableHost:
                 raise ParlourError("that seat is played by the computer")
             if checked is not None:
                 self._people[checked] = self._people.get(checked, 0) + 1
+                if self._round_ended_at == self.table.state.version:
+                    self._waiting.add(checked)
         session = LocalSession(self, checked)
         if self._autostart:
             self.start()
@@ -358,6 +364,15 @@ class TableHost:
                     return False
                 self._changed.wait(left)
             return True
+
+
+def _ends_a_round(table: Table) -> bool:
+    """Whether the table's last move ended a round that is not the match's last (its events hold such a
+    :class:`RoundOver`): the people at the table have not said yet that they have seen it."""
+    if not table.actions or table.state.is_over:
+        return False
+    start, end = table.bounds[-2], table.bounds[-1]
+    return any(isinstance(event, RoundOver) and not event.last for event in table.state.history[start:end])
 
 
 def local_table(table: Table, seat: int | None = 0, *, pace: float = 0.0) -> tuple[TableHost, Any]:

@@ -115,6 +115,11 @@ class SessionScreen(Screen[None]):
         self._refusal: tuple[str, int | None] | None = None
         """The refusal the status line shows (its text, and the version it was said at), until the table moves."""
         self._refusal_timer: Timer | None = None
+        self._catching_up = 0
+        """How many events of the history the subscription handed over at once are still to be worked off: they
+        are shown without pauses (a resumed match or a LAN table opens where it is)."""
+        self._stale_rounds = 0
+        """How many of those ends of rounds are followed by another: no dialog for them, only for the latest."""
 
     # -- hooks for the game's table ------------------------------------------------------------------------------
     def compose_table(self) -> ComposeResult:
@@ -187,6 +192,10 @@ class SessionScreen(Screen[None]):
         self.query_one(EventLog).border_title = "What happened"
         self.set_up()
         self._unsubscribe = self.session.subscribe(self._from_session)
+        with self._inbox_lock:
+            history = list(self._inbox)
+        self._catching_up = len(history)
+        self._stale_rounds = max(0, sum(isinstance(event, RoundOver) for event in history) - 1)
         self._drain()
 
     def on_unmount(self) -> None:
@@ -218,7 +227,11 @@ class SessionScreen(Screen[None]):
             elif isinstance(event, MatchOver):
                 self._match_over = event
             self.handle(event)
-            if isinstance(event, RoundOver):
+            catching_up = self._catching_up > 0
+            self._catching_up = max(0, self._catching_up - 1)
+            if isinstance(event, RoundOver) and self._stale_rounds and catching_up:
+                self._stale_rounds -= 1  # a round of the history whose end was seen before: the next one is on
+            elif isinstance(event, RoundOver):
                 self._round_over = event
                 # Draw the table as the round left it before the dialog opens: no seat still "thinking", no move
                 # offered. (The snapshot is the last one drawn: the engine has already dealt the next round, so a
@@ -228,7 +241,7 @@ class SessionScreen(Screen[None]):
                 self.refresh_bindings()
                 self.app.push_screen(self.round_dialog(event), callback=self._round_dialog_closed)
                 return
-            pause = self.step_pause(event)
+            pause = 0.0 if catching_up else self.step_pause(event)
             if pause > 0:
                 self._stepping = True
                 self.refresh_bindings()
