@@ -186,3 +186,42 @@ def test_join_an_unknown_table_or_a_bad_address(headless_host: int) -> None:
 def test_join_without_a_terminal(headless_host: int) -> None:
     line = join_error(f"127.0.0.1:{headless_host}", "--password", "pw")
     assert line.startswith("parlour: the game needs a terminal")
+
+
+def test_a_restarted_headless_host_offers_its_tables_again() -> None:
+    """A table in play when the host stopped is offered again by the next ``parlour host`` on this machine (the
+    same data directory: the tests' own, from conftest), and its player comes back by name."""
+    import asyncio
+
+    from engine.lan.client import LanClient
+    from engine.lan.server import LanServer
+    from engine.records.paths import host_dir
+
+    async def make_table() -> str:
+        server = LanServer(keep=host_dir())
+        await server.start("127.0.0.1", 0)
+        ann = await LanClient.connect("127.0.0.1", server.port)
+        await ann.hello("Ann")
+        await ann.send({"type": "create", "game": "big2", "players": 4, "bots": [None, "easy", "easy", "easy"]})
+        code = str((await ann.expect("table", WAIT))["table"]["code"])
+        await ann.send({"type": "start"})
+        await ann.expect("started", WAIT)
+        await server.close()
+        await ann.close()
+        return code
+
+    code = asyncio.run(make_table())
+    proc = parlour("host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--name", "Den")
+    try:
+        port = read_port(proc)
+        welcome = hello(port)
+        assert welcome["resumed"] is True and welcome["table"] == code and welcome["name"] == "Ann"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=WAIT)
+        assert proc.returncode == 0
+        assert b"Traceback" not in err
+        assert (host_dir() / f"{code}.json").is_file(), "still kept: the match is not over"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(WAIT)

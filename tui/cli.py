@@ -233,6 +233,11 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument(
         "--name", default=default_name(), type=player_name, help="your name at the tables, and the host's name"
     )
+    host.add_argument(
+        "--no-keep",
+        action="store_true",
+        help="do not save the tables in play (nor offer saved ones again); by default a restarted host offers them",
+    )
     host.add_argument("--ssh-port", type=port_number, metavar="PORT", help="also serve the game over SSH on PORT")
     host.add_argument("--ssh-password", metavar="P", help="the password SSH guests log in with")
     host.add_argument(
@@ -541,6 +546,7 @@ def _host(args: argparse.Namespace) -> int:
     """``parlour host``: a LAN host on a thread of its own and its lobby for you; with ``--headless`` the server
     alone, logging to stderr, until Ctrl+C or SIGTERM (status 0)."""
     from engine.lan.hosting import HostingError, HostSettings, HostThread, run_headless
+    from engine.records.paths import host_dir
 
     if args.ssh_port is not None and args.ssh_password is None and args.ssh_keys is None:
         raise OptionError("--ssh-port needs --ssh-password or --ssh-keys: SSH guests must log in somehow")
@@ -557,6 +563,7 @@ def _host(args: argparse.Namespace) -> int:
         ssh_port=args.ssh_port,
         ssh_password=args.ssh_password,
         ssh_keys=keys,
+        keep=None if args.no_keep else host_dir(),
     )
     import logging
 
@@ -576,7 +583,7 @@ def _host(args: argparse.Namespace) -> int:
         return 2
     try:
         where = host.where()
-        for line in where:
+        for line in [*host.server.problems, *where]:
             print(line, flush=True)
         return _lobby("127.0.0.1", host.port, args.name, args.password, None, banner="\n".join(where))
     finally:

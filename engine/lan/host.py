@@ -184,6 +184,15 @@ class TableHost:
             return None
         return self.table.hint(seat, snap.view, snap.legal, snap.version)
 
+    def hold(self, seats: Sequence[int]) -> None:
+        """Wait at the end of the round just ended for people not connected yet (a LAN host's table kept across a
+        restart: they were at the table when it stopped): as if they had been there when it ended. Nothing once the
+        table has moved on; a bot put in one of those seats is not waited for."""
+        with self._lock:
+            if self._round_ended_at == self.table.state.version:
+                self._waiting.update(seat for seat in seats if not self.table.seats[seat].is_bot)
+                self._changed.notify_all()
+
     def ready(self, seat: int | None) -> None:
         with self._lock:
             if seat is not None:
@@ -218,6 +227,8 @@ class TableHost:
             info = self.table.seats[checked]
             info.bot = make_bot(self.table.game, level) if level is not None else None
             info.level = level.strip().lower() if level is not None else None
+            if level is not None:
+                self._waiting.discard(checked)  # a computer player does not read the round's end
             self._changed.notify_all()
 
     def disconnect(self, seat: int | None) -> None:

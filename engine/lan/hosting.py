@@ -41,6 +41,8 @@ class HostSettings:
     ssh_port: int | None = None
     ssh_password: str | None = None
     ssh_keys: Path | None = None
+    keep: Path | None = None
+    """Where tables in play are saved and found again after a restart (None: nowhere)."""
 
 
 def _listen_error(err: OSError, what: str, bind: str, port: int, flag: str) -> HostingError:
@@ -64,7 +66,7 @@ class Host:
 
     def __init__(self, settings: HostSettings) -> None:
         self.settings = settings
-        self.server = LanServer(name=settings.name, password=settings.password)
+        self.server = LanServer(name=settings.name, password=settings.password, keep=settings.keep)
         self.gateway: SshGateway | None = None
         self.port = 0
         self.ssh_port: int | None = None
@@ -132,6 +134,11 @@ def run_headless(settings: HostSettings) -> int:
             print(f"parlour: {err}", file=sys.stderr)
             return 2
         print(f"parlour: hosting on {settings.bind}:{host.port} (Ctrl+C stops)", file=sys.stderr, flush=True)
+        for problem in host.server.problems:
+            print(f"parlour: {problem}", file=sys.stderr, flush=True)
+        offered = [table.code for table in host.server.tables.values()]
+        if offered:
+            print(f"parlour: tables in play again: {', '.join(offered)}", file=sys.stderr, flush=True)
         if host.ssh_port is not None:
             print(f"parlour: SSH on {settings.bind}:{host.ssh_port}", file=sys.stderr, flush=True)
         stop = asyncio.Event()

@@ -19,6 +19,14 @@ table's level makes that one move (:meth:`TableHost.play_once`) and the seat sta
 round the clock also counts a person who has not said ``next`` in time as ready, so one idle person cannot hold the
 table. The timers live on the event loop and are keyed on the moment they were set for: a move in time, a leave or
 a bot taking the seat over makes them stale, and :meth:`LanServer.close` cancels them all.
+
+With ``keep`` (a directory: ``parlour host`` gives it ``host/`` in the user data directory) every table in play is
+saved after each move, atomically, as ``CODE.json`` (the match's record, :mod:`engine.records.saves`, with the
+seats' people and their resume tokens), and removed when its match is over or its last person leaves. A host
+started again with the same directory offers those tables again: each is in play under its old code, its people
+``away`` until they come back: with their token (a client that was waiting to resume does so by itself) or, since
+a client may have gone with the host, by saying ``hello`` with their name. A save that cannot be used is moved
+aside (never deleted) and said in one sentence (:attr:`LanServer.problems`).
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine import codec
@@ -43,6 +52,8 @@ from engine.lan import protocol as p
 from engine.lan.host import TableHost
 from engine.lan.session import LocalSession
 from engine.match import MatchOver, RoundOver
+from engine.records.paths import move_aside, one_line
+from engine.records.saves import SaveProblem, load_saved, remove_save, store_match
 from engine.registry import check_level, difficulties, get_entry
 from engine.session import Snapshot
 from engine.table import MAX_SEED
@@ -69,6 +80,9 @@ class Player:
     prompt_pending: bool = False
     away_since: float | None = None
     timers: list[asyncio.TimerHandle] = field(default_factory=list)
+    restored: bool = False
+    """Kept in a table saved before the host restarted, and not back yet: its name alone takes it back (its client
+    may have stopped with the host, and its token with it)."""
 
     def send(self, data: dict[str, Any]) -> None:
         if self.conn is not None:
@@ -355,6 +369,7 @@ class LanServer:
         pace: float = 0.0,
         seed: int | None = None,
         max_connections: int = 512,
+        keep: Path | None = None,
     ) -> None:
         self.name = name
         self.password = password
@@ -381,6 +396,10 @@ class LanServer:
         self._closing = False
         """close() has begun: no turn clock is set or fires any more."""
         self.port = 0
+        self.keep = keep
+        """Where tables in play are saved after every move and found again at the next start (None: nowhere)."""
+        self.problems: list[str] = []
+        """One sentence for each saved table that could not be offered again at the start (moved aside)."""
         self.prepared_host: Callable[[LobbyTable], TableHost | None] | None = None
         """Tests: called when a table starts, may return a host made beforehand (its own table, seed and bots) to
         play instead of a new one. A prepared host starts its bots as its ``autostart`` says."""
@@ -393,6 +412,7 @@ class LanServer:
         sockets = self._server.sockets
         self.port = int(sockets[0].getsockname()[1]) if sockets else port
         log.info("listening on %s:%d", host, self.port)
+        self._restore_all()
         return self.port
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -463,7 +483,11 @@ class LanServer:
             self._resume(conn, player)
             return player
         name = p.player_name(hello.name)
-        if name.casefold() in self.players:
+        kept = self.players.get(name.casefold())
+        if kept is not None and kept.restored and kept.conn is None:
+            self._resume(conn, kept)  # a player of a table kept across a restart, back under its name
+            return kept
+        if kept is not None:
             raise p.ProtocolError(p.NAME_TAKEN, f"someone here is already called {name}")
         player = Player(name=name, token=secrets.token_urlsafe(18), conn=conn)
         self.players[name.casefold()] = player
@@ -495,6 +519,7 @@ class LanServer:
         player.timers.clear()
         player.conn = conn
         player.away_since = None
+        player.restored = False
         conn.send(self._welcome_data(player, resumed=True))
         log.info("%s: %s is back", conn.peer, player.name)
         table = player.table
@@ -718,9 +743,11 @@ class LanServer:
             if table.host is not None:
                 table.host.close()
             del self.tables[table.code]
+            self._forget(table)
             return
         if table.creator is player:
             table.creator = remaining[0]
+        self._save(table)  # who is a person there has changed
         self._broadcast_table(table)
 
     def _on_fill(self, player: Player, message: p.Fill) -> None:
@@ -769,6 +796,7 @@ class LanServer:
             pace=self.pace,
         )
         log.info("table %s started", table.code)
+        self._keep_table(table)
         if table.clock is not None:
             self._watch_clock(table)
         self._broadcast_table(table)
@@ -1011,3 +1039,158 @@ class LanServer:
         summary = table.summary()
         for person in table.people():
             person.send({"type": "table", "table": summary})
+
+    # -- tables kept across a restart -------------------------------------------------------------------------
+    def _kept_path(self, table: LobbyTable) -> Path | None:
+        return None if self.keep is None else self.keep / f"{table.code}.json"
+
+    @staticmethod
+    def _kept_data(table: LobbyTable) -> dict[str, Any]:
+        """What a save holds beside the match's record: the lobby's set-up and each seat's person (None: a bot)."""
+        return {
+            "code": table.code,
+            "preset": table.preset,
+            "variants": list(table.variants),
+            "level": table.level,
+            "clock": table.clock,
+            "creator": table.creator.name,
+            "people": [
+                None if slot.player is None else {"name": slot.player.name, "token": slot.player.token}
+                for slot in table.seats
+            ],
+        }
+
+    def _keep_table(self, table: LobbyTable) -> None:
+        """Save ``table`` now and after every move; its save goes when its match is over."""
+        host = table.host
+        if self.keep is None or host is None:
+            return
+        saved = [len(host.table.actions)]
+
+        def on_event(event: Event) -> None:  # under the host's lock, on the thread that applied the move
+            if isinstance(event, MatchOver):
+                self._forget(table)
+            elif len(host.table.actions) != saved[0]:
+                saved[0] = len(host.table.actions)
+                self._save(table)
+
+        host.subscribe(None, on_event, replay=False)
+        self._save(table)
+
+    def _save(self, table: LobbyTable) -> None:
+        path = self._kept_path(table)
+        if path is None or table.host is None or table.host.table.state.is_over or table.code not in self.tables:
+            return
+        problem = store_match(path, table.host.table, self._kept_data(table))
+        if problem is not None:
+            log.warning("%s", problem)
+
+    def _forget(self, table: LobbyTable) -> None:
+        path = self._kept_path(table)
+        if path is not None:
+            remove_save(path)
+
+    def _restore_all(self) -> None:
+        """Offer again every table saved in :attr:`keep` (a host started after a stop, a crash or a reboot)."""
+        if self.keep is None:
+            return
+        try:
+            paths = sorted(path for path in self.keep.glob("*.json") if _is_code(path.stem))
+        except OSError as err:
+            self.problems.append(f"The saved tables in {self.keep} could not be read ({err.strerror or err}).")
+            return
+        for path in paths:
+            found = load_saved(path)
+            if found is None:
+                continue
+            if isinstance(found, SaveProblem):
+                self.problems.append(found.message)
+                continue
+            try:
+                self._restore(path, *found)
+            except (ParlourError, ValueError, TypeError, KeyError) as err:
+                reason = one_line(str(err))
+                try:
+                    aside = move_aside(path)
+                except OSError:
+                    self.problems.append(f"The saved table {path} could not be offered again ({reason}).")
+                else:
+                    moved = f"so it was moved to {aside.name}"
+                    self.problems.append(f"The saved table {path} could not be offered again ({reason}), {moved}.")
+        for problem in self.problems:
+            log.warning("%s", problem)
+
+    def _restore(self, path: Path, table: Any, extra: dict[str, Any]) -> None:
+        code = path.stem
+        if table.state.is_over or code in self.tables:
+            remove_save(path)
+            return
+        people = extra.get("people")
+        if not isinstance(people, list) or len(people) != len(table.seats):
+            raise ValueError("its seats do not match its match")
+        entry = table.entry
+        preset, variants, clock = extra.get("preset"), extra.get("variants", []), extra.get("clock")
+        if preset is not None and not isinstance(preset, str):
+            raise ValueError("its preset is not a name")
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            raise ValueError("its house rules are not a list of names")
+        if clock is not None and (isinstance(clock, bool) or not isinstance(clock, int | float) or clock <= 0):
+            raise ValueError("its clock is not a number of seconds")
+        level = check_level(entry.game, str(extra.get("level")))
+        slots: list[SeatSlot] = []
+        players: list[Player] = []
+        for seat, person in enumerate(people):
+            if person is None:
+                bot = table.seats[seat].level
+                if bot is None:
+                    raise ValueError(f"seat {seat} has neither a person nor a computer player")
+                slots.append(SeatSlot(bot=bot))
+                continue
+            if not isinstance(person, dict) or not isinstance(person.get("token"), str):
+                raise ValueError(f"seat {seat}'s person is not a name and a token")
+            name = p.player_name(person.get("name"))
+            if name.casefold() in self.players or person["token"] in self.tokens:
+                raise ValueError(f"{name} is at another table")
+            player = Player(name=name, token=person["token"], seat=seat, away_since=time.monotonic(), restored=True)
+            players.append(player)
+            slots.append(SeatSlot(player=player))
+        if not players:
+            remove_save(path)  # nobody to offer it to
+            return
+        creator = next((pl for pl in players if pl.name == extra.get("creator")), players[0])
+        lobby = LobbyTable(
+            code=code,
+            key=entry.key,
+            title=entry.title,
+            preset=preset,
+            variants=tuple(variants),
+            level=level,
+            seats=slots,
+            creator=creator,
+            clock=None if clock is None else float(clock),
+        )
+        host = TableHost(table, pace=self.pace)
+        for player in players:
+            assert player.seat is not None
+            if table.seats[player.seat].is_bot:
+                host.seat_bot(player.seat, None)  # it was taken over while its person was away: theirs again
+            player.table = lobby
+            self.players[player.name.casefold()] = player
+            self.tokens[player.token] = player
+        host.hold([player.seat for player in players if player.seat is not None])
+        lobby.host = host
+        self.tables[code] = lobby
+        log.info("table %s is offered again (%s, %d moves in)", code, entry.key, len(table.actions))
+        self._keep_table(lobby)
+        if lobby.clock is not None:
+            self._watch_clock(lobby)
+        host.start()
+        self._set_clock(lobby)
+        loop = asyncio.get_running_loop()
+        for player in players:
+            player.timers.append(loop.call_later(self.resume_window, self._expire, player))
+            player.timers.append(loop.call_later(self.takeover_after, self._take_over, player))
+
+
+def _is_code(text: str) -> bool:
+    return len(text) == 4 and all(letter in CODE_LETTERS for letter in text)

@@ -69,8 +69,9 @@ class SaveProblem:
         return self.message
 
 
-def dumps_match(table: Table) -> str:
-    """The record of ``table`` as JSON text: the header, then one action a line."""
+def dumps_match(table: Table, extra: dict[str, Any] | None = None) -> str:
+    """The record of ``table`` as JSON text: the header, then one action a line. ``extra`` (JSON data) is kept
+    beside them under ``"extra"``: what a LAN host needs to seat its players again."""
     count = len(table.actions)  # a bot thread may append meanwhile: a prefix of the actions is a whole match
     with _LOCK:
         encoded = _ENCODED.get(table)
@@ -80,18 +81,20 @@ def dumps_match(table: Table) -> str:
             encoded.append(f"[{seat},{codec.dumps(action)}]")
         lines = encoded[:count]
     header = json.dumps(Header.of(table).to_data(), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return '{"header":' + header + ',\n"actions":[\n' + ",\n".join(lines) + ("\n" if lines else "") + "]}\n"
+    more = "" if extra is None else ',\n"extra":' + json.dumps(extra, ensure_ascii=False, separators=(",", ":"))
+    body = ",\n".join(lines) + ("\n" if lines else "")
+    return '{"header":' + header + more + ',\n"actions":[\n' + body + "]}\n"
 
 
-def save_match(path: Path, table: Table) -> None:
+def save_match(path: Path, table: Table, extra: dict[str, Any] | None = None) -> None:
     """Save ``table`` to ``path`` atomically; OSError if it cannot be written (the previous save stays whole)."""
-    write_atomically(path, dumps_match(table))
+    write_atomically(path, dumps_match(table, extra))
 
 
-def store_match(path: Path, table: Table) -> str | None:
+def store_match(path: Path, table: Table, extra: dict[str, Any] | None = None) -> str | None:
     """:func:`save_match`, with a failure as one sentence to tell the player (None when the match was saved)."""
     try:
-        save_match(path, table)
+        save_match(path, table, extra)
     except OSError as err:
         return f"The game could not be saved to {path} ({one_line(err.strerror or str(err))})."
     except ParlourError as err:  # an action the codec cannot write: a bug, but never a crash
@@ -103,6 +106,11 @@ def store_match(path: Path, table: Table) -> str | None:
 def loads_match(text: str) -> Table:
     """The table a saved match's text records; RecordError (FormatError for another format) when it cannot be
     used."""
+    return loads_saved(text)[0]
+
+
+def loads_saved(text: str) -> tuple[Table, dict[str, Any]]:
+    """:func:`loads_match`, and the save's ``extra`` data (empty when it has none)."""
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
@@ -110,8 +118,11 @@ def loads_match(text: str) -> Table:
     if not isinstance(data, dict) or not isinstance(data.get("actions"), list) or "header" not in data:
         raise RecordError("it is not a saved game")
     header = Header.from_data(data["header"])
+    extra = data.get("extra", {})
+    if not isinstance(extra, dict):
+        raise RecordError("its extra data is not an object")
     actions = [read_action(item) for item in data["actions"]]
-    return rebuild(header, actions)
+    return rebuild(header, actions), extra
 
 
 def _refuse_constant(name: str) -> Any:
@@ -121,6 +132,12 @@ def _refuse_constant(name: str) -> Any:
 def load_match(path: Path) -> Table | SaveProblem | None:
     """The match saved in ``path``, rebuilt; None when there is no file; a :class:`SaveProblem` (one sentence) when
     the file cannot be used: it has then been moved aside, never deleted."""
+    found = load_saved(path)
+    return found[0] if isinstance(found, tuple) else found
+
+
+def load_saved(path: Path) -> tuple[Table, dict[str, Any]] | SaveProblem | None:
+    """:func:`load_match`, with the save's ``extra`` data."""
     try:
         with path.open("rb") as file:
             raw = file.read(MAX_BYTES + 1)
@@ -137,7 +154,7 @@ def load_match(path: Path) -> Table | SaveProblem | None:
     except UnicodeDecodeError:
         return _set_aside(path, "it is not UTF-8 text")
     try:
-        return loads_match(text)
+        return loads_saved(text)
     except FormatError as err:
         return _set_aside(path, str(err))
     except RecordError as err:
