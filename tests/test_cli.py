@@ -2,34 +2,24 @@
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import pty
-import re
-import select
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
-import time
 import types
-from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from terminal import CLI, ROOT, plain, run_on_terminal
 
 import tui.cli
 from engine import __version__
 from engine.registry import ENTRIES, get_entry
 from engine.simulate import TIMING_FIELDS
 from tui.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
-CLI = "import sys; from tui.cli import run; sys.argv[0] = 'parlour'; run()"
 
 
 def run_cli(*args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
@@ -315,67 +305,16 @@ def test_a_crashed_app_exits_non_zero() -> None:
     assert tui.cli.run_app(Crashing(), headless=True) == 1
 
 
-ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|.)")
-
-
-def run_in_terminal(
-    args: list[str], steps: Sequence[tuple[str, bytes]], settle: float = 1.0, timeout: float = 60.0
-) -> tuple[int, str, int]:
-    """Run ``parlour ARGS`` in a pseudo-terminal of 80x24 and type as a person would: for each ``(text, keys)`` of
-    ``steps``, once ``text`` is on the screen (written after the keys before it) and ``settle`` seconds have passed,
-    type ``keys``. Returns the exit status, what it wrote (escape codes taken out) and how many steps were typed."""
-    controller, terminal = pty.openpty()
-    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_DRIVER"} | {"TERM": "xterm-256color"}
-    child = subprocess.Popen(
-        [sys.executable, "-c", CLI, *args],
-        stdin=terminal,
-        stdout=terminal,
-        stderr=terminal,
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-    )
-    os.close(terminal)
-    output = b""
-    typed = 0
-    since = 0  # where the output after the last keys starts
-    seen_at: float | None = None
-    deadline = time.monotonic() + timeout
-    try:
-        while child.poll() is None and time.monotonic() < deadline:
-            ready, _, _ = select.select([controller], [], [], 0.1)
-            if ready:
-                try:
-                    output += os.read(controller, 65536)
-                except OSError:  # the child closed the terminal
-                    break
-            if typed == len(steps):
-                continue
-            text, keys = steps[typed]
-            if seen_at is None and text in ESCAPES.sub("", output[since:].decode(errors="replace")):
-                seen_at = time.monotonic()
-            if seen_at is not None and time.monotonic() - seen_at >= settle:
-                os.write(controller, keys)
-                typed, since, seen_at = typed + 1, len(output), None
-        status = child.wait(timeout=max(1.0, deadline - time.monotonic()))
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        os.close(controller)
-    return status, ESCAPES.sub("", output.decode(errors="replace")), typed
-
-
 @pytest.mark.parametrize("key", [e.key for e in ENTRIES])
 def test_the_game_runs_in_a_terminal_and_quits_cleanly(key: str) -> None:
     """The whole way from the command line to a table and out: ``ctrl+q`` asks (a match is on), ``y`` leaves, and
     the status is 0 with no traceback."""
     steps = [("Parlour", b"\x11"), ("Quit Parlour?", b"y")]
-    status, output, typed = run_in_terminal(["play", key, "--seed", "7", "--name", "Ana[/b]"], steps)
+    run = run_on_terminal(["play", key, "--seed", "7", "--name", "Ana[/b]"], steps=steps, timeout=60)
+    output = plain(run.terminal)
     assert "Traceback" not in output, output[-3000:]
-    assert typed == len(steps), f"stopped before step {typed + 1}: {output[-3000:]}"
-    assert status == 0
+    assert run.typed == len(steps), f"stopped before step {run.typed + 1}: {output[-3000:]}"
+    assert run.status == 0
 
 
 # -- help and figures from the registry ----------------------------------------------------------------------------

@@ -5,92 +5,28 @@ watches. Terminals are real pseudo-terminals (``pty.openpty``), so Rich and ``is
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-import pty
 import re
-import select
-import struct
 import subprocess
 import sys
-import tempfile
-import termios
-import time
 import unicodedata
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
+from terminal import CLI, ROOT, Run, clean_env, plain, run_on_terminal
 
 from engine.registry import ENTRIES, GAMES, difficulties
 from engine.simulate import TIMING_FIELDS, simulate
 from tui.cli import main, progress_bar
-
-ROOT = Path(__file__).resolve().parent.parent
-CLI = "import sys; from tui.cli import run; sys.argv[0] = 'parlour'; run()"
-ESCAPE = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|.)")
-# Variables that would make Rich or argparse decide differently from what a test asks for.
-LOUD = ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "COLUMNS", "LINES", "TEXTUAL_DRIVER")
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in LOUD} | {"TERM": "xterm-256color"} | extra
-
-
-@dataclass(frozen=True)
-class Run:
-    status: int
-    terminal: str
-    """Everything written to the pseudo-terminal (escape codes kept)."""
-    stdout: str
-    """Standard output when it went to a file ('' when it went to the terminal)."""
-    stderr: str
-    """Standard error when it went to a file ('' when it went to the terminal)."""
 
 
 def run_cli(
     args: list[str], *, stdout_tty: bool, stderr_tty: bool, env: dict[str, str] | None = None, width: int = 100
 ) -> Run:
     """``parlour ARGS`` with stdout and/or stderr on a pseudo-terminal of ``width`` columns (the others to files;
-    stdin is /dev/null). Reads the terminal until the child has closed it."""
-    controller, terminal = pty.openpty()
-    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 40, width, 0, 0))
-    with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
-        child = subprocess.Popen(
-            [sys.executable, "-c", CLI, *args],
-            stdin=subprocess.DEVNULL,
-            stdout=terminal if stdout_tty else out_file,
-            stderr=terminal if stderr_tty else err_file,
-            cwd=ROOT,
-            env=env if env is not None else clean_env(),
-            start_new_session=True,
-        )
-        os.close(terminal)
-        output = b""
-        deadline = time.monotonic() + 120
-        try:
-            while time.monotonic() < deadline:
-                ready, _, _ = select.select([controller], [], [], 0.1)
-                if ready:
-                    try:
-                        chunk = os.read(controller, 65536)
-                    except OSError:  # every copy of the terminal is closed: the child is done with it
-                        break
-                    if not chunk:
-                        break
-                    output += chunk
-                elif child.poll() is not None:
-                    break
-            status = child.wait(timeout=max(1.0, deadline - time.monotonic()))
-        finally:
-            if child.poll() is None:
-                child.kill()
-                child.wait()
-            os.close(controller)
-        out_file.seek(0)
-        err_file.seek(0)
-        return Run(status, output.decode(), out_file.read().decode(), err_file.read().decode())
+    stdin is /dev/null)."""
+    return run_on_terminal(
+        args, stdin_tty=False, stdout_tty=stdout_tty, stderr_tty=stderr_tty, size=(width, 40), env=env
+    )
 
 
 def piped(args: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -240,7 +176,7 @@ def markdown_marks(text: str) -> list[str]:
 def test_rules_on_a_terminal_are_formatted() -> None:
     run = run_cli(["rules", "chase"], stdout_tty=True, stderr_tty=False, width=120)
     assert run.status == 0 and run.stderr == ""
-    text = ESCAPE.sub("", run.terminal)
+    text = plain(run.terminal)
     assert markdown_marks(text) == []
     assert "Chase the Ace" in text and "3 tokens" in text and "• " in text  # the words, and Rich's bullets
     assert "\x1b[1m" in run.terminal or "\x1b[1;" in run.terminal  # bold, where the Markdown had **
@@ -249,7 +185,7 @@ def test_rules_on_a_terminal_are_formatted() -> None:
 
 def test_rules_of_every_game_on_a_terminal_show_no_markdown() -> None:
     run = run_cli(["rules"], stdout_tty=True, stderr_tty=False, width=80)
-    text = ESCAPE.sub("", run.terminal)
+    text = plain(run.terminal)
     assert run.status == 0 and markdown_marks(text) == []
     for entry in ENTRIES:
         assert entry.game.rules_summary(entry.game.options(entry.preset)).splitlines()[0].lstrip("# ") in text
@@ -259,7 +195,7 @@ def test_rules_of_every_game_on_a_terminal_show_no_markdown() -> None:
 def test_no_color_keeps_the_formatting_without_colours() -> None:
     run = run_cli(["rules", "big2"], stdout_tty=True, stderr_tty=False, env=clean_env(NO_COLOR="1"))
     assert run.status == 0
-    assert markdown_marks(ESCAPE.sub("", run.terminal)) == []
+    assert markdown_marks(plain(run.terminal)) == []
     codes = re.findall(r"\x1b\[([0-9;]*)m", run.terminal)
     assert codes, "bold and underline stay"
     colours = [c for c in codes if re.search(r"(^|;)(3[0-9]|4[0-9]|9[0-7]|10[0-7])(;|$)", c)]
@@ -287,7 +223,7 @@ def test_a_terminal_shows_a_progress_bar_and_the_same_figures() -> None:
     shown = run_cli(SIM, stdout_tty=False, stderr_tty=True)
     quiet = piped(SIM)
     assert shown.status == 0 and quiet.returncode == 0
-    bar = ESCAPE.sub("", shown.terminal)
+    bar = plain(shown.terminal)
     assert "Playing Chase the Ace" in bar and "━" in bar
     assert re.search(r"\b\d+/300 games\b", bar), bar[-500:]
     assert quiet.stderr == ""  # piped: no bar, not a byte
