@@ -40,6 +40,10 @@ class Suit(Enum):
     DIAMONDS = "D"
     CLUBS = "C"
 
+    # A member is its own identity, so it may hash as one: Enum's own __hash__ is Python code (it hashes the name),
+    # and every look-up of a card by value hashes its suit.
+    __hash__ = object.__hash__
+
     @property
     def symbol(self) -> str:
         return _SUIT_SYMBOLS[self]
@@ -147,7 +151,8 @@ def parse_cards(text: str) -> list[Card]:
 
 def sort_key(card: Card) -> tuple[int, str]:
     """A fixed order for showing or encoding cards (by rank, Ace low, jokers first; then suit)."""
-    return int(card.rank), card.suit.value if card.suit is not None else ""
+    suit = card.suit  # the members' _value_: ``.value`` is a Python-level property, and hands are sorted often
+    return card.rank._value_, suit._value_ if suit is not None else ""
 
 
 def deck(decks: int = 1, jokers: int = 0) -> list[Card]:
@@ -165,5 +170,8 @@ def is_conserved(places: Iterable[Iterable[Card]], full: Iterable[Card]) -> bool
 
 def standard_deck(jokers: int = 0) -> list[Card]:
     """The 52 cards in a fixed order (suits S H D C, ranks A..K), then ``jokers`` jokers."""
-    deck = [Card(rank, suit) for suit in Suit for rank in Rank if rank is not Rank.JOKER]
-    return deck + [JOKER] * jokers
+    return [*_STANDARD, *[JOKER] * jokers]
+
+
+_STANDARD = tuple(Card(rank, suit) for suit in Suit for rank in Rank if rank is not Rank.JOKER)
+"""Made once (a card is an immutable value): games deal a fresh deck often, and iterating enums is slow."""

@@ -8,11 +8,12 @@ gets, and its actions.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from engine.cards import Card
 from engine.errors import (
@@ -34,6 +35,68 @@ ViewT = TypeVar("ViewT")
 ActionT = TypeVar("ActionT")
 Action = Any
 """Any game's action, where the game is not known (a table, a session)."""
+
+
+class Deferred:
+    """A frozen dataclass (a game's view) whose fields may be worked out only when one of them is first read.
+
+    A table asks for a view at every step (a bot's decision, a snapshot) and many are never read: an ``easy`` bot
+    looks only at its legal actions, a host's snapshot may be replaced before a screen draws it. ``deferred`` makes
+    an instance that holds only ``build`` and the arguments it needs; the first read of any field calls
+    ``build(*args)`` once, which returns every field by name. The arguments must be a snapshot (numbers, tuples,
+    frozen objects) taken when the view is asked for, never the live state, so the view shows that moment however
+    late it is read and from whichever thread. Equality, ``repr``, the codec, ``copy`` and pickling all read the
+    fields, so a deferred view cannot be told from one built at once.
+    """
+
+    @classmethod
+    def deferred(cls, build: Callable[..., dict[str, Any]], *args: Any, **now: Any) -> Self:
+        """A view whose fields ``build(*args)`` returns when one is first read; ``now`` are fields given at once.
+
+        A field with a default must be among ``now``: the dataclass keeps its default on the class, where it would
+        be read before the view could build the true value."""
+        defaulted = _DEFAULTED.get(cls)
+        if defaulted is None:
+            defaulted = _DEFAULTED[cls] = frozenset(
+                f.name
+                for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+                if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+            )
+        if defaulted and not defaulted <= now.keys():
+            raise TypeError(f"{cls.__name__}.deferred needs {', '.join(sorted(defaulted - now.keys()))} at once")
+        view = object.__new__(cls)
+        fields = view.__dict__
+        fields["_build"] = (build, args)
+        if now:
+            fields.update(now)
+        return view
+
+    def _materialize(self) -> dict[str, Any]:
+        fields = self.__dict__
+        pending = fields.get("_build")
+        if pending is not None:
+            build, args = pending
+            fields.update(build(*args))
+            fields.pop("_build", None)  # only after the fields are in: a second thread never finds neither
+        return fields
+
+    if not TYPE_CHECKING:  # for mypy, a view has its declared fields and nothing else
+
+        def __getattr__(self, name: str) -> Any:
+            """Only called for a name not in the instance: a field of a deferred view not built yet."""
+            fields = self.__dict__ if name.startswith("__") else self._materialize()
+            try:
+                return fields[name]
+            except KeyError:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What ``pickle`` and ``copy`` keep: the fields, built (the builder is not sent anywhere)."""
+        return dict(self._materialize())
+
+
+_DEFAULTED: dict[type, frozenset[str]] = {}
+"""By deferred view class: its fields that have a default (see :meth:`Deferred.deferred`)."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +231,8 @@ class GameState(ABC, Generic[OptionsT, ViewT, ActionT]):
     # -- seats and actions from outside ------------------------------------------------------------------------
     def check_seat(self, seat: object, *, spectator: bool = False) -> int | None:
         """``seat`` as a seat number of this table; SeatError if it is not one (``None`` only for a spectator)."""
+        if type(seat) is int and 0 <= seat < self.players:  # the usual answer first: a table asks at every step
+            return seat
         if seat is None and spectator:
             return None
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:

@@ -3,18 +3,34 @@
 >>> report = simulate("screw", players=3, games=2, seed=1, bots=["easy", "medium", "hard"])
 >>> report["games"], [s["bot"] for s in report["seats"]], sum(s["wins"] for s in report["seats"])
 (2, ['easy', 'medium', 'hard'], 2)
+
+With ``jobs``, the matches are shared among several processes and the report is the same, timing aside: match
+``i`` has the same seed and line-up in any process, and the figures are added up here in match order.
+
+>>> both = simulate("screw", players=3, games=4, seed=1, jobs=2)
+>>> both == simulate("screw", players=3, games=4, seed=1) | {key: both[key] for key in TIMING_FIELDS}
+True
 """
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, is_dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, is_dataclass
 from typing import Any
 
 from engine.errors import OptionError
-from engine.registry import get_entry
+from engine.game import GameState
+from engine.registry import check_level, get_entry
 from engine.table import Table, check_seed, match_options
+
+TIMING_FIELDS = ("seconds", "games_per_second")
+"""The report's fields that depend on the clock (and so differ between two runs of the same seed)."""
+
+CHUNKS_PER_JOB = 8
+"""With ``jobs``, how many pieces each process gets on average: small enough pieces that the progress bar moves
+and no process waits long for a slow one, big enough that handing them out costs little."""
 
 
 def seat_bots(bots: Sequence[str], players: int) -> list[str]:
@@ -25,6 +41,82 @@ def seat_bots(bots: Sequence[str], players: int) -> list[str]:
     if len(names) != players:
         raise OptionError(f"--bots names {len(names)} bots for {players} players: give one, or one per seat")
     return names
+
+
+@dataclass(frozen=True)
+class _Run:
+    """Everything a process needs to play any match of one run (plain data, so it crosses to a worker)."""
+
+    game: str
+    players: int
+    seed: int
+    levels: tuple[str, ...]
+    preset: str | None
+    variants: tuple[str, ...]
+    deals: int | None
+    rotate: bool
+
+    def shift(self, index: int) -> int:
+        return index % self.players if self.rotate else 0
+
+    def play(self, index: int) -> GameState[Any, Any, Any]:
+        """Match ``index`` of the run, played out: its seed and line-up depend on the index alone, never on which
+        process plays it or what it played before."""
+        shift = self.shift(index)
+        # Seat s holds line-up position (s - shift): position p sits at seat (p + shift).
+        lineup = [self.levels[(seat - shift) % self.players] for seat in range(self.players)]
+        table = Table.create(
+            self.game,
+            self.players,
+            seed=self.seed * 1_000_003 + index,
+            bots=lineup,
+            preset=self.preset,
+            variants=self.variants,
+            deals=self.deals,
+        )
+        table.run()
+        return table.state
+
+
+def _play_chunk(run: _Run, start: int, stop: int) -> list[GameState[Any, Any, Any]]:
+    """A worker's share: matches ``start`` to ``stop - 1``, finished states in order (the parent counts them)."""
+    return [run.play(index) for index in range(start, stop)]
+
+
+def _chunks(games: int, jobs: int) -> list[tuple[int, int]]:
+    size = max(1, math.ceil(games / (jobs * CHUNKS_PER_JOB)))
+    return [(start, min(games, start + size)) for start in range(0, games, size)]
+
+
+def _in_processes(
+    run: _Run, games: int, jobs: int, progress: Callable[[int, int], None] | None
+) -> Iterator[GameState[Any, Any, Any]]:
+    """Every match's finished state in match order, played by ``jobs`` processes. Pieces finish in any order;
+    each is held until those before it have been given out, and ``progress`` counts matches as pieces finish."""
+    import concurrent.futures
+    import multiprocessing
+
+    # "spawn": a fresh interpreter per worker, safe whatever threads the caller runs (fork is not).
+    context = multiprocessing.get_context("spawn")
+    chunks = _chunks(games, jobs)
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), mp_context=context) as pool:
+        futures = {pool.submit(_play_chunk, run, start, stop): number for number, (start, stop) in enumerate(chunks)}
+        done: dict[int, list[GameState[Any, Any, Any]]] = {}
+        played = 0
+        following = 0
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                number = futures[future]
+                done[number] = future.result()
+                played += len(done[number])
+                if progress is not None:
+                    progress(played, games)
+                while following in done:
+                    yield from done.pop(following)
+                    following += 1
+        finally:
+            for future in futures:
+                future.cancel()
 
 
 def simulate(
@@ -38,49 +130,52 @@ def simulate(
     deals: int | None = None,
     rotate: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
 ) -> dict[str, Any]:
     """Play ``games`` matches between bots and report per-seat wins and scores (and game-specific stats).
 
     With ``rotate``, match ``i`` seats the bots turned ``i`` places round the table, so each bot plays every seat
     equally often; the per-seat figures are then per *line-up position* (the order of ``bots``).
 
-    ``progress``, if given, is called as ``progress(done, games)`` after each match, so a caller can show how far
-    a long run has got (the CLI's progress bar) without this module knowing anything about terminals.
+    ``progress``, if given, is called as ``progress(done, games)`` after each match (with ``jobs``, after each
+    piece of matches a process finishes), so a caller can show how far a long run has got (the CLI's progress bar)
+    without this module knowing anything about terminals.
+
+    ``jobs`` processes share the matches (1: all in this process). Each match is the same whoever plays it, and
+    the figures are added up here in match order, so the report is the same for any ``jobs``, timing aside.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionError("--games must be at least 1")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise OptionError(f"--jobs must be a whole number from 1 (the number of processes), not {jobs!r}")
     check_seed(seed)
     entry = get_entry(game)
     entry.game.check_players(players)
     levels = seat_bots(bots, players)
     options = match_options(entry, preset, variants, deals)
+    for level in dict.fromkeys(levels):
+        check_level(entry.game, level)  # a bad level is refused here, before any process starts
+    run = _Run(entry.key, players, seed, tuple(levels), preset, tuple(variants), deals, rotate)
+    parallel = jobs > 1 and games > 1
     wins = [0.0] * players
     score_sums = [0.0] * players
     figures = entry.game.figures()
     started = time.perf_counter()
-    for index in range(games):
-        shift = index % players if rotate else 0
-        # Seat s holds line-up position (s - shift): position p sits at seat (p + shift).
-        lineup = [levels[(seat - shift) % players] for seat in range(players)]
-        table = Table.create(
-            entry.key,
-            players,
-            seed=seed * 1_000_003 + index,
-            bots=lineup,
-            preset=preset,
-            variants=variants,
-            deals=deals,
-        )
-        table.run()
-        result = table.state.result
+    if parallel:
+        states: Iterator[GameState[Any, Any, Any]] = _in_processes(run, games, jobs, progress)
+    else:
+        states = (run.play(index) for index in range(games))
+    for index, state in enumerate(states):
+        result = state.result
         assert result is not None
+        shift = run.shift(index)
         position = [(seat - shift) % players for seat in range(players)]
         for seat in result.winners:
             wins[position[seat]] += 1 / len(result.winners)  # a shared win is shared
         for seat, score in enumerate(result.scores):
             score_sums[position[seat]] += score
-        figures.add(table.state, position)
-        if progress is not None:
+        figures.add(state, position)
+        if progress is not None and not parallel:
             progress(index + 1, games)
     seconds = time.perf_counter() - started
     seats = [
@@ -106,6 +201,3 @@ def simulate(
         "seats": seats,
         "stats": stats,
     }
-
-
-TIMING_FIELDS = ("seconds", "games_per_second")

@@ -159,6 +159,9 @@ class Table:
         return unsubscribe
 
     def _publish(self, events: Sequence[Event]) -> None:
+        if not self._subscribers and not self._delivering and not self._queue:
+            self._published += len(events)  # nobody to deliver to (a headless run): what the loop below would do
+            return
         self._queue.extend(events)
         if self._delivering:
             return  # a subscriber submitted from its callback: the loop below delivers these in turn
@@ -242,11 +245,22 @@ class Table:
         return self.submit(seat, action)
 
     def run(self, max_steps: int = 1_000_000) -> None:
-        """Let the bots play until a person must act or the match is over."""
+        """Let the bots play until a person must act or the match is over.
+
+        Each step is :meth:`step_bot` (:meth:`think`, :meth:`decide`, :meth:`submit`) written out: ``parlour
+        simulate`` runs nothing else, so the calls between them are worth saving."""
+        seats = self.seats
+        seed = self.seed
         for _ in range(max_steps):
-            if not self.bot_to_move:
+            state = self.state
+            seat = state.to_move
+            if seat is None:
                 return
-            self.step_bot()
+            bot = seats[seat].bot
+            if bot is None:
+                return
+            action = bot.choose(state.view(seat), state.legal_actions(), decision_rng(seed, seat, state.version))
+            self.submit(seat, action)
         raise RuntimeError("the match did not end")
 
 

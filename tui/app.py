@@ -8,7 +8,7 @@ menu by posting messages (:mod:`tui.messages`), so no screen imports the app.
 from __future__ import annotations
 
 import os
-import secrets
+import random
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -27,23 +27,28 @@ from engine.events import Event
 from engine.lan.decider import ProcessDecider
 from engine.lan.host import TableHost
 from engine.match import MatchOver
-from engine.records import finish_match
 from engine.records.paths import autosave_path
 from engine.records.saves import SaveProblem, load_match, store_match
 from engine.registry import difficulties, get_entry
+from tui.css_cache import save_soon
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain, PlayConfig, StartGame
 from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands
-from tui.screens.menu import MenuScreen
 from tui.screens.session_screen import SessionScreen
 from tui.screens.settings import KeepsSettings, SettingsScreen, open_settings
-from tui.screens.stats import StatsScreen
 
 if TYPE_CHECKING:
     from engine.table import Table as SavedTable  # built by engine.records from a save, never here
+    from tui.screens.menu import MenuScreen
+
+# Imported where they are first needed, not here: the menu's screen, the statistics, and each game's table
+# (tui.games) are only loaded when shown, so `parlour play GAME` starts without the menu or the other games, and
+# `parlour` without any table.
 
 __all__ = ["ParlourApp", "PlayConfig", "styles_dir"]
 
+CSS_SAVE_DELAY = 1.0
+"""Seconds after the app is mounted (its first screen drawn) when what it parsed of its stylesheets is kept."""
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may run before Python offers the interpreter to another (the default is 0.005)."""
 STYLE_FILES = (
@@ -73,8 +78,19 @@ def bots_in_a_process() -> bool:
     return os.environ.get("PARLOUR_BOT_PROCESS", "1") != "0"
 
 
+def menu_screen(
+    game: str | None = None, players: int | None = None, difficulty: str | None = None, name: str | None = None
+) -> MenuScreen:
+    """The main menu (its module, with the forms and the rules dialog, is loaded the first time it is shown)."""
+    from tui.screens.menu import MenuScreen
+
+    return MenuScreen(game, players, difficulty, name)
+
+
 def new_seed() -> int:
-    return secrets.randbelow(1_000_000)
+    """A seed from the system's randomness (``random.SystemRandom``: the ``secrets`` module, with the hashing it
+    imports, would cost the start-up a few milliseconds for the same numbers)."""
+    return random.SystemRandom().randrange(1_000_000)
 
 
 class ParlourApp(Navigation, KeepsSettings, App[None]):
@@ -124,11 +140,21 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
         self.apply_loaded_settings()
         start = self.start_config
         if start is None:
-            self.push_screen(MenuScreen())
+            self.push_screen(menu_screen())
         self.offer_resume(lambda: self.start_game(start) if start is not None else None)
+        self.set_timer(CSS_SAVE_DELAY, partial(save_soon, self))
 
     def on_unmount(self) -> None:
         self._close_table()
+
+    async def _close_all(self) -> None:
+        # Textual takes down every widget of every screen, one at a time, before the app returns: some 25 ms for a
+        # table. On a terminal the process ends as soon as the app has returned (tui.cli.run: the table is closed
+        # and saved by then, the terminal restored), so nothing needs them taken down; their tasks are cancelled
+        # with the event loop. Anywhere else (tests, headless) the app may be run again: they are.
+        if getattr(self._driver, "ENDS_PROCESS", False):  # tui.driver.QuickExitDriver (not imported: POSIX only)
+            return
+        await super()._close_all()
 
     async def action_quit(self) -> None:
         self._close_table()  # the bots stop at once; a decision in progress is dropped
@@ -157,7 +183,7 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
             )
         except ParlourError as err:
             self.notify(str(err), severity="error", timeout=8, markup=False)
-            self._show_screen(MenuScreen())
+            self._show_screen(menu_screen())
             return None
         return self._open_table(host, replace(config, seed=seed), screen_type)
 
@@ -180,6 +206,8 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
 
         def on_event(event: Event) -> None:  # under the host's lock, on whichever thread applied the move
             if isinstance(event, MatchOver):
+                from engine.records import finish_match
+
                 problems = finish_match(table, 0, save=path).problems
             elif len(table.actions) != saved[0]:
                 saved[0] = len(table.actions)
@@ -252,7 +280,7 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
     def main_menu(self) -> None:
         self._close_table()
         base = self.config or self.start_config or PlayConfig()
-        self._show_screen(MenuScreen(base.game, base.players, base.difficulty, base.name))
+        self._show_screen(menu_screen(base.game, base.players, base.difficulty, base.name))
 
     def on_start_game(self, message: StartGame) -> None:
         message.stop()
@@ -287,13 +315,15 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
             yield SystemCommand(
                 "Settings", "Your name, theme, card faces, pace and game defaults", partial(open_settings, self)
             )
-        if not isinstance(screen, StatsScreen):
+        if type(screen).__name__ != "StatsScreen":  # (tui.screens.stats is imported when it is opened)
             yield SystemCommand(
                 "Statistics", "Games, wins, streaks and figures per game (t on the menu)", self.show_stats
             )
 
     def show_stats(self) -> None:
         """Your statistics over the current screen (``t`` on the menu, or the palette)."""
+        from tui.screens.stats import StatsScreen
+
         if not isinstance(self.screen, StatsScreen):
             self.push_screen(StatsScreen())
 

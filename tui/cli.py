@@ -13,6 +13,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -20,7 +21,6 @@ from engine import __version__
 from engine.errors import OptionError, ParlourError
 from engine.names import NAME_LIMIT, is_control, name_problem
 from engine.registry import ENTRIES, GAMES, check_level, difficulties, get_entry
-from engine.simulate import simulate
 from engine.table import check_seed
 
 if TYPE_CHECKING:
@@ -33,7 +33,14 @@ NEEDS_TERMINAL = "parlour: the game needs a terminal"
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but every error ends in a usage message and status 2 (argparse's own convention)."""
+    """argparse, but every error ends in a usage message and status 2 (argparse's own convention), and an epilog
+    may be a function: it is called when the help is shown (the games' lists walk the whole registry; opening the
+    app does not need them)."""
+
+    def format_help(self) -> str:
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
@@ -155,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="parlour",
         description="Card games in the terminal. With no command, opens the main menu.",
-        epilog=commands_epilog(),
+        epilog=commands_epilog,  # type: ignore[arg-type]  # called by _Parser.format_help
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"parlour {__version__}")
@@ -168,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
         "play",
         help="play a game against computer opponents",
         description=_paragraph("Play a game against computer opponents, in the full-screen app."),
-        epilog=games_epilog(),
+        epilog=games_epilog,  # type: ignore[arg-type]
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     play.add_argument("game", metavar="GAME", help=f"the game: {GAMES_HELP}")
@@ -193,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=_paragraph(
             "Print the rules summary of a game: formatted on a terminal, plain Markdown when piped or redirected."
         ),
-        epilog=games_epilog(levels=False),
+        epilog=partial(games_epilog, levels=False),  # type: ignore[arg-type]
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     rules.add_argument("game", metavar="GAME", nargs="?", help=f"the game (default: every game): {GAMES_HELP}")
@@ -207,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
             "Let bots play each other headless and print the figures. On a terminal, a progress bar on standard "
             "error shows how far the run has got (never with --json, never when piped)."
         ),
-        epilog=games_epilog(),
+        epilog=games_epilog,  # type: ignore[arg-type]
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sim.add_argument("game", metavar="GAME", help=f"the game: {GAMES_HELP}")
@@ -222,6 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--deals", type=at_least_one, help="deals per match, for games played in deals (Big Two)")
     sim.add_argument("--rotate", action="store_true", help="turn the line-up one seat round the table each match")
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    sim.add_argument(
+        "--jobs", type=at_least_one, default=1, help="processes to share the matches (default 1); same figures"
+    )
 
     host = sub.add_parser(
         "host", help="host LAN play and sit in its lobby (with --headless: only the server, logging to stderr)"
@@ -274,6 +284,18 @@ def build_parser() -> argparse.ArgumentParser:
         description=_paragraph("Print your statistics per game, preset and opponents' level."),
     )
     stats.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    bench = sub.add_parser(
+        "bench",
+        help="measure Parlour's speed, each figure beside its reference",
+        description=_paragraph(
+            "Measure Parlour's speed: start-up and quitting, a hand's redraw, random games per second of every "
+            "game, Big Two move generation, every bot's decision time and LAN play, each figure beside its "
+            "reference measured in the same run. A table on a terminal (plain text when piped); several minutes, "
+            "or under a minute with --quick."
+        ),
+    )
+    bench.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    bench.add_argument("--quick", action="store_true", help="fewer rounds and smaller samples: under a minute")
     return parser
 
 
@@ -339,6 +361,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 code = _host(args)
             elif args.command == "join":
                 code = _join(args)
+            elif args.command == "bench":
+                code = _bench(args)
             elif args.command in RECORD_COMMANDS:
                 code = RECORD_COMMANDS[args.command](args)
             else:
@@ -452,6 +476,8 @@ def progress_bar(title: str, games: int, show: bool) -> Iterator[Callable[[int, 
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from engine.simulate import simulate  # here, not at the top: opening the app does not need it
+
     entry = get_entry(args.game)
     # The bar is for a person watching: not in --json output, not when stderr goes to a file or a pipe.
     show = not args.json and is_terminal(sys.stderr)
@@ -467,6 +493,7 @@ def _simulate(args: argparse.Namespace) -> int:
             deals=args.deals,
             rotate=args.rotate,
             progress=progress,
+            jobs=args.jobs,
         )
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
@@ -498,10 +525,31 @@ def terminal_problem(stdin: TextIO | None = None, stdout: TextIO | None = None) 
 
 
 def run_app(app: App[Any], *, headless: bool = False) -> int:
-    """Run the app to its end; its exit status (Textual sets 1 when the app crashed)."""
-    app.run(headless=headless)
+    """Run the app to its end; its exit status (Textual sets 1 when the app crashed).
+
+    On a terminal, the app starts from the stylesheets parsed by its last run (:mod:`tui.css_cache`), quits at once
+    (:mod:`tui.driver`: no input poll to wait out), and :func:`run` ends the process without the interpreter's long
+    goodbye once everything of Parlour's own is done."""
+    from textual.app import App as TextualApp
+
+    if headless or sys.platform == "win32" or not isinstance(app, TextualApp):  # (not a Textual app: a test's stand-in)
+        app.run(headless=headless)
+    else:
+        from tui.css_cache import ParsedCss
+        from tui.driver import freeze_heap, use_quick_exit
+
+        parsed = ParsedCss.load(app)
+        use_quick_exit(app)
+        freeze_heap()
+        _APPS_RUN.append(type(app).__name__)
+        app.run()
+        parsed.save()  # only when something had to be parsed this time
     code = app.return_code
     return code if code else 0
+
+
+_APPS_RUN: list[str] = []
+"""The full-screen apps this process has run on a terminal (run() ends such a process at once)."""
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -758,6 +806,14 @@ def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench(args: argparse.Namespace) -> int:
+    """``parlour bench [--json] [--quick]``: the figures of :mod:`tui.bench.runner`."""
+    from tui.bench import runner
+
+    show = not args.json and is_terminal(sys.stderr)
+    return runner.main(args.quick, args.json, sys.stdout, is_terminal(sys.stdout), show)
+
+
 RECORD_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "replays": _replays,
     "replay": _replay,
@@ -766,7 +822,12 @@ RECORD_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 
 def run() -> None:
-    sys.exit(main())
+    code = main()
+    if _APPS_RUN:
+        from tui.driver import exit_now
+
+        exit_now(code)  # the app is over and everything is saved: skip the interpreter's final collection
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -1,32 +1,67 @@
 """The UI's one registration per game: the table screen that plays it.
 
-Adding a game to the UI is one line in :data:`TABLE_SCREENS` (a :class:`SessionScreen` subclass naming its
-``GAME_KEY``). Nothing else in ``tui/`` matches on a game's key.
+Adding a game to the UI is one line in :data:`TABLE_SCREENS`: the game's key and a function that imports its
+:class:`SessionScreen` subclass (which names the same ``GAME_KEY``). The import happens when a table of that game
+is first opened, so starting Parlour loads only the screen it shows first. Nothing else in ``tui/`` matches on a
+game's key.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from engine.errors import ParlourError
 from engine.game import GameEntry
 from engine.registry import ENTRIES
-from tui.screens.big2_table import Big2TableScreen
-from tui.screens.rank_table import RankTableScreen
-from tui.screens.session_screen import SessionScreen
-from tui.screens.table import TableScreen
-from tui.screens.trash_table import TrashTableScreen
 
-TABLE_SCREENS: tuple[type[SessionScreen], ...] = (TableScreen, Big2TableScreen, TrashTableScreen, RankTableScreen)
+if TYPE_CHECKING:
+    from tui.screens.session_screen import SessionScreen
+
+
+def _chase_table() -> type[SessionScreen]:
+    from tui.screens.table import TableScreen
+
+    return TableScreen
+
+
+def _big2_table() -> type[SessionScreen]:
+    from tui.screens.big2_table import Big2TableScreen
+
+    return Big2TableScreen
+
+
+def _trash_table() -> type[SessionScreen]:
+    from tui.screens.trash_table import TrashTableScreen
+
+    return TrashTableScreen
+
+
+def _rank_table() -> type[SessionScreen]:
+    from tui.screens.rank_table import RankTableScreen
+
+    return RankTableScreen
+
+
+TABLE_SCREENS: dict[str, Callable[[], type[SessionScreen]]] = {
+    "chase": _chase_table,
+    "big2": _big2_table,
+    "trash": _trash_table,
+    "rank": _rank_table,
+}
+"""Each game's key (``GameEntry.game.key``) and the function that imports its table screen."""
 
 
 def screen_class(entry: GameEntry) -> type[SessionScreen]:
     """The table screen for ``entry``'s game; ParlourError when the UI has none yet."""
-    for screen in TABLE_SCREENS:
-        if screen.GAME_KEY == entry.game.key:
-            return screen
-    raise ParlourError(f"{entry.title} cannot be played at this screen yet")
+    load = TABLE_SCREENS.get(entry.game.key)
+    if load is None:
+        raise ParlourError(f"{entry.title} cannot be played at this screen yet")
+    screen = load()
+    assert screen.GAME_KEY == entry.game.key, f"{screen.__name__} plays {screen.GAME_KEY}, not {entry.game.key}"
+    return screen
 
 
 def table_entries() -> list[GameEntry]:
     """The registry entries this UI can seat you at."""
-    keys = {screen.GAME_KEY for screen in TABLE_SCREENS}
-    return [entry for entry in ENTRIES if entry.game.key in keys]
+    return [entry for entry in ENTRIES if entry.game.key in TABLE_SCREENS]

@@ -38,7 +38,6 @@ import datetime
 import math
 import os
 import re
-import tomllib
 import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
@@ -214,6 +213,8 @@ def from_data(data: Mapping[str, Any], themes: Collection[str] = BUILTIN_THEMES)
 
 def loads(text: str, themes: Collection[str] = BUILTIN_THEMES) -> Settings:
     """Settings from TOML text; SettingsError if it is not TOML or holds a value that cannot be used."""
+    import tomllib  # here: without a settings file (the first start, a test) the app never needs it
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

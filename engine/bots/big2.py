@@ -15,18 +15,21 @@ and the same RNG give the same choice. Views carry cards, not combinations: the 
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from engine.cards import Card
 from engine.game import Game
 from engine.games.big2 import (
-    COMBOS,
+    FIVE_CARD_ORDER,
     PASS,
+    STRAIGHTS,
     Big2Action,
     Big2Options,
     Big2View,
@@ -34,9 +37,11 @@ from engine.games.big2 import (
     HiddenDeal,
     PassTurn,
     Play,
+    bits,
+    classify_mask,
     encoding,
     legal_plays,
-    loss,
+    match_rule,
 )
 from engine.games.big2 import combo_of as _classified
 
@@ -47,18 +52,143 @@ BOMBS = ("four", "straight_flush", "dragon")
 _PLANS: dict[tuple[int, str], tuple[Combo, ...]] = {}
 
 
-def _groups(mask: int) -> int:
-    """How many ranks the cards cover: about how many plays it takes to get rid of them without five-card hands."""
-    ranks = 0
-    while mask:
-        low = mask & -mask
-        ranks |= 1 << ((low.bit_length() - 1) // 4)
-        mask ^= low
-    return ranks.bit_count()
+_FIVE_ORDER = {kind: (i + 1) * 1000 for i, kind in enumerate(FIVE_CARD_ORDER)}
+"""The order of five-card hands as numbers: kind first, then (within it) the game's own order."""
+
+
+def _cards(values: Sequence[int]) -> int:
+    mask = 0
+    for v in values:
+        mask |= 1 << v
+    return mask
+
+
+_STRAIGHT_RANKS = frozenset(frozenset(ranks) for ranks, _top in STRAIGHTS)
+_SEQUENCES = tuple((ranks, sum(1 << r for r in ranks), TWO in ranks) for ranks, _top in STRAIGHTS)
+"""Each straight's ranks (its top rank last), the same as a bit set, and whether it holds a 2."""
+
+
+_RANK_GROUPS = tuple(
+    (tuple(tuple(4 * r + suit for suit in range(4) if nibble >> suit & 1) for nibble in range(16)), 4 * r)
+    for r in range(13)
+)
+"""For each rank: the cards of that rank held, for each of the 16 ways to hold them (a hand's four bits there)."""
+_SUIT_BITS = tuple(sum(1 << (4 * r + suit) for r in range(13)) for suit in range(4))
+
+
+def _by_rank(mask: int) -> list[tuple[int, ...]]:
+    """The cards of a hand grouped by rank (3 first), each group lowest suit first."""
+    return [groups[mask >> shift & 15] for groups, shift in _RANK_GROUPS]
+
+
+def _best_five(mask: int) -> tuple[float, int, int] | None:
+    """The five-card hand that ``plan`` takes next from ``mask``: ``(gain, order, cards)``, or None if none gains.
+
+    The gain is how many ranks the hand clears from the rest, less one (the play it costs), less 1.5 when its top
+    card is a 2 (it spends a control card). The best has the highest gain, then the lowest order; among hands of
+    equal order, the first in the order the game lists them (lowest cards first). Only one hand of each order can
+    win, so instead of listing every five-card hand this looks at the first of each order.
+    """
+    by_rank = _by_rank(mask)
+    counts = [len(g) for g in by_rank]
+    present = 0
+    lone = 0  # ranks held once: a five-card hand that takes such a card clears its rank
+    for r in range(13):
+        if counts[r]:
+            present |= 1 << r
+            if counts[r] == 1:
+                lone |= 1 << r
+    best_gain = 0.0
+    best_order = 0
+    best_cards = 0
+    # Straights and straight flushes: every straight of a sequence clears the same ranks.
+    if lone.bit_count() >= 2:
+        for seq, (ranks, seq_bits, has_two) in enumerate(_SEQUENCES):
+            if present & seq_bits != seq_bits:
+                continue
+            gain = (lone & seq_bits).bit_count() - (2.5 if has_two else 1.0)
+            if gain <= 0 or gain < best_gain:
+                continue
+            order = _FIVE_ORDER["straight"] + seq * 4
+            if gain == best_gain and order >= best_order:
+                continue
+            lows = [by_rank[r][0] for r in ranks[:4]]
+            for top in by_rank[ranks[4]]:
+                suit = top & 3
+                cards = [*lows, top]
+                if all(v & 3 == suit for v in lows):
+                    # The first straight with this top card is a straight flush: the next one changes the last
+                    # rank below the top that has a second card.
+                    spare = next((i for i in (3, 2, 1, 0) if counts[ranks[i]] > 1), None)
+                    if spare is None:
+                        continue
+                    cards[spare] = by_rank[ranks[spare]][1]
+                if gain > best_gain or order + suit < best_order:
+                    best_gain, best_order, best_cards = gain, order + suit, _cards(cards)
+                break
+            # A straight flush is ordered above every other five-card hand: it only wins on a higher gain.
+            if gain > best_gain or (gain == best_gain and best_order >= _FIVE_ORDER["straight_flush"]):
+                for suit in range(4):
+                    suited = [next((v for v in by_rank[r] if v & 3 == suit), -1) for r in ranks]
+                    if -1 not in suited:
+                        order = _FIVE_ORDER["straight_flush"] + seq * 4 + suit
+                        if gain > best_gain or order < best_order:
+                            best_gain, best_order, best_cards = gain, order, _cards(suited)
+    # Flushes: five cards of one suit (not a straight flush), by their highest card.
+    for suit in range(4):
+        if (mask & _SUIT_BITS[suit]).bit_count() < 5:
+            continue
+        suited = [v for v in range(suit, 52, 4) if mask >> v & 1]
+        clearing = sum(1 for v in suited if counts[v >> 2] == 1)
+        if min(clearing, 5) - 1.0 < max(best_gain, 0.5):
+            continue
+        for five in combinations(suited, 5):
+            gain = sum(1 for v in five if counts[v >> 2] == 1) - (2.5 if five[4] >> 2 == TWO else 1.0)
+            if gain <= 0 or gain < best_gain:
+                continue
+            order = _FIVE_ORDER["flush"] + five[4]
+            if gain == best_gain and order >= best_order:
+                continue
+            if frozenset(v >> 2 for v in five) in _STRAIGHT_RANKS:
+                continue  # a straight flush
+            best_gain, best_order, best_cards = gain, order, _cards(five)
+    # Full houses (by the three) and four of a kind with a single (by the four).
+    for r3 in range(13):
+        if counts[r3] < 3:
+            continue
+        cleared = 1 if counts[r3] == 3 else 0
+        pair: tuple[float, int] | None = None
+        for r2 in range(13):
+            if r2 != r3 and counts[r2] >= 2:
+                gain = cleared + (counts[r2] == 2) - (2.5 if r2 == TWO or r3 == TWO else 1.0)
+                if pair is None or gain > pair[0]:
+                    pair = (gain, r2)
+        if pair is not None and pair[0] > 0:
+            order = _FIVE_ORDER["full_house"] + r3
+            if pair[0] > best_gain or (pair[0] == best_gain and order < best_order):
+                best_gain, best_order = pair[0], order
+                best_cards = _cards([*by_rank[r3][:3], *by_rank[pair[1]][:2]])
+        if counts[r3] == 4:
+            single: tuple[float, int] | None = None
+            for r1 in range(13):
+                if r1 != r3 and counts[r1]:
+                    gain = (counts[r1] == 1) - (1.5 if r1 == TWO or r3 == TWO else 0.0)
+                    if single is None or gain > single[0]:
+                        single = (gain, by_rank[r1][0])
+            if single is not None and single[0] > 0:
+                order = _FIVE_ORDER["four"] + r3
+                if single[0] > best_gain or (single[0] == best_gain and order < best_order):
+                    best_gain, best_order, best_cards = single[0], order, _cards([*by_rank[r3], single[1]])
+    return (best_gain, best_order, best_cards) if best_cards else None
 
 
 def plan(mask: int, options: Big2Options) -> tuple[Combo, ...]:
-    """Split a hand into combinations to play, weakest first. Cached: a hand's plan never changes."""
+    """Split a hand into combinations to play, weakest first. Cached: a hand's plan never changes.
+
+    Five-card hands first, while one clears at least two ranks (three if topped by a 2) from what is left: the
+    one that clears most, the weakest of those; then the rest by rank, as singles, pairs and triples (a four left
+    over as two pairs).
+    """
     key = (mask, options.suits)
     cached = _PLANS.get(key)
     if cached is not None:
@@ -66,38 +196,26 @@ def plan(mask: int, options: Big2Options) -> tuple[Combo, ...]:
     combos: list[Combo] = []
     remaining = mask
     while True:
-        best: Combo | None = None
-        best_gain = 0.0
-        base = _groups(remaining)
-        for five in COMBOS.get(remaining, options).of_size(5):
-            rest = remaining & ~five.mask
-            gain = base - _groups(rest) - 1.0
-            top_rank = (five.mask.bit_length() - 1) // 4
-            if top_rank == TWO:
-                gain -= 1.5  # a five-card hand topped by a 2 spends a control card
-            if gain > best_gain or (best is not None and gain == best_gain and five.key < best.key):
-                best, best_gain = five, gain
-        if best is None:
+        five = _best_five(remaining)
+        if five is None:
             break
-        combos.append(best)
-        remaining &= ~best.mask
-    hand = COMBOS.get(remaining, options)
-    for group in hand.by_rank:
+        combo = classify_mask(five[2], options)
+        assert combo is not None
+        combos.append(combo)
+        remaining &= ~five[2]
+    suits = options.suits
+    for group in _by_rank(remaining):
         if not group:
             continue
-        m = 0
-        for v in group:
-            m |= 1 << v
         if len(group) == 4:  # four without a single to go with it: two pairs
-            first = (1 << group[0]) | (1 << group[1])
-            combos.append(Combo("pair", first, group[1], 2, options.suits))
-            combos.append(Combo("pair", m & ~first, group[3], 2, options.suits))
+            combos.append(Combo("pair", (1 << group[0]) | (1 << group[1]), group[1], 2, suits))
+            combos.append(Combo("pair", (1 << group[2]) | (1 << group[3]), group[3], 2, suits))
         else:
             kind = ("single", "pair", "triple")[len(group) - 1]
-            combos.append(Combo(kind, m, group[-1], len(group), options.suits))
+            combos.append(Combo(kind, _cards(group), group[-1], len(group), suits))
     combos.sort(key=lambda c: c.mask & -c.mask)  # by the lowest card in each
     result = tuple(combos)
-    if len(_PLANS) > 20000:
+    if len(_PLANS) > 50000:
         _PLANS.clear()
     _PLANS[key] = result
     return result
@@ -111,6 +229,11 @@ def _is_control(combo: Combo) -> bool:
     return combo.kind in BOMBS or _top_rank(combo) == TWO
 
 
+_MOVES: dict[tuple[int, Combo | None, int, int, str], Combo | None] = {}
+_UNKNOWN = Combo("unknown", 0, 0, 0)
+"""Not in :data:`_MOVES` yet (None there means pass)."""
+
+
 def medium_move(
     mask: int,
     table: Combo | None,
@@ -118,38 +241,70 @@ def medium_move(
     others_min: int,
     options: Big2Options,
 ) -> Combo | None:
-    """The ``medium`` choice on bitmasks: a combination to play, or None to pass. Used by rollouts too."""
-    legal = legal_plays(mask, table, options, must_include)
-    if not legal:
+    """The ``medium`` choice on bitmasks: a combination to play, or None to pass. Used by rollouts too.
+
+    Cached: the choice depends only on the hand, the table, the card that must be played, whether an opponent is
+    down to one card, two, or more, and the suit order; a search replays the same situations many times over.
+    """
+    key = (mask, table, must_include, others_min if others_min < 3 else 3, options.suits)
+    try:
+        return _MOVES[key]
+    except KeyError:
+        pass
+    choice = _medium_choice(mask, table, must_include, others_min, options)
+    if len(_MOVES) >= 200_000:
+        _MOVES.clear()
+    _MOVES[key] = choice
+    return choice
+
+
+def _medium_choice(
+    mask: int, table: Combo | None, must_include: int, others_min: int, options: Big2Options
+) -> Combo | None:
+    """``medium``'s rules. The plan answers most situations; every legal play is listed only when no part of the
+    plan will do (that list costs more than the rest of the decision)."""
+    if mask.bit_count() in (1, 2, 3, 5, 13):
+        whole = classify_mask(mask, options)
+        if (
+            whole is not None
+            and (not must_include or whole.mask & must_include)
+            and (table is None or whole.beats(table))
+        ):
+            return whole  # the whole hand in one play: out
+    if not mask:
         return None
-    for combo in legal:
-        if combo.mask == mask:
-            return combo  # the whole hand in one play: out
     my_plan = plan(mask, options)
     danger = others_min <= 2
     if table is None:
         if must_include:
-            own = [c for c in my_plan if c.mask & must_include and c in legal]
-            if own:
-                return own[0]
-            return max(legal, key=lambda c: (c.size, -c.key))
-        choices = list(my_plan)
-        if danger and others_min == 1:
-            multi = [c for c in choices if c.size > 1]
-            if multi:
-                return multi[0]
-            return max(choices, key=lambda c: c.key)  # a single: the highest, so the last card cannot follow
-        return choices[0]
-    in_plan = [c for c in my_plan if c.size == table.size and c.beats(table)]
+            for combo in my_plan:
+                if combo.mask & must_include:
+                    return combo
+            legal = legal_plays(mask, table, options, must_include)
+            return max(legal, key=lambda c: (c.size, -c.key)) if legal else None
+        if others_min == 1:
+            for combo in my_plan:
+                if combo.size > 1:
+                    return combo
+            return max(my_plan, key=lambda c: c.key)  # a single: the highest, so the last card cannot follow
+        return my_plan[0]
     if table.size == 1 and danger:
-        return max(legal, key=lambda c: c.key if c.size == 1 else -1)
+        top = mask.bit_length() - 1
+        if table.kind == "single" and top > table.key:
+            return Combo("single", 1 << top, top, 1, options.suits)  # the highest single
+        legal = legal_plays(mask, table, options, must_include)
+        return max(legal, key=lambda c: c.key if c.size == 1 else -1) if legal else None
+    in_plan = [c for c in my_plan if c.size == table.size and c.beats(table)]
+    if in_plan and must_include:
+        in_plan = [c for c in in_plan if c.mask & must_include]
     if in_plan:
         choice = min(in_plan, key=lambda c: c.key)
         if _is_control(choice) and not danger and len(my_plan) > 3:
             return None  # keep the 2s and bombs for when they matter
         return choice
     if danger or len(my_plan) <= 2:
-        return min(legal, key=lambda c: (c.kind in BOMBS, c.key))
+        legal = legal_plays(mask, table, options, must_include)
+        return min(legal, key=lambda c: (c.kind in BOMBS, c.key)) if legal else None
     return None
 
 
@@ -210,16 +365,26 @@ def rollout(
     must_include: int,
     options: Big2Options,
 ) -> tuple[int, list[int]]:
-    """Play a deal out with ``medium`` at every seat; return the winner and every seat's cards left (as masks)."""
+    """Play a deal out with ``medium`` at every seat; return the winner and every seat's cards left (as masks).
+
+    The search's inner loop: :func:`medium_move`'s cache is read here directly, and a round ends when every seat
+    but the last to play has passed.
+    """
     n = len(hands)
     counts = [h.bit_count() for h in hands]
+    suits = options.suits
+    sit_out = options.no_play_after_pass
+    moves = _MOVES
     for _ in range(2000):
         mask = hands[turn]
-        others = min(counts[s] for s in range(n) if s != turn)
-        combo = medium_move(mask, table, must_include, others, options)
+        others = min(counts[turn + 1 :] + counts[:turn])
+        key = (mask, table, must_include, others if others < 3 else 3, suits)
+        combo = moves.get(key, _UNKNOWN)
+        if combo is _UNKNOWN:
+            combo = medium_move(mask, table, must_include, others, options)
         if combo is None:
             passed[turn] = True
-            if table_seat is not None and all(passed[s] for s in range(n) if s != table_seat):
+            if table_seat is not None and passed.count(True) - passed[table_seat] == n - 1:
                 turn, table, table_seat = table_seat, None, None
                 passed = [False] * n
                 continue
@@ -227,23 +392,115 @@ def rollout(
             must_include = 0
             mask &= ~combo.mask
             hands[turn] = mask
-            counts[turn] -= combo.size
             if not mask:
                 return turn, hands
+            counts[turn] -= combo.size
             table, table_seat = combo, turn
-            if not options.no_play_after_pass:
+            if not sit_out:
                 passed = [False] * n
-        turn = (turn + 1) % n
-        if options.no_play_after_pass:
+        turn = turn + 1 if turn + 1 < n else 0
+        if sit_out:
             while passed[turn] and turn != table_seat:
                 turn = (turn + 1) % n
     raise RuntimeError("rollout did not finish")
 
 
+def _advance(
+    hands: list[int],
+    table: Combo | None,
+    table_seat: int | None,
+    passed: list[bool],
+    turn: int,
+    choice: Combo | None,
+    sit_out: bool,
+) -> tuple[bool, Combo | None, int | None, list[bool], int]:
+    """Apply ``turn``'s choice (None: pass) in place of ``hands``; return (the deal is over, and the table, its
+    seat, who passed and whose turn it is next). ``passed`` is copied when it changes."""
+    n = len(hands)
+    if choice is None:
+        passed = list(passed)
+        passed[turn] = True
+        if table_seat is not None and passed.count(True) - passed[table_seat] == n - 1:
+            return False, None, None, [False] * n, table_seat
+    else:
+        hands[turn] &= ~choice.mask
+        if not hands[turn]:
+            return True, choice, turn, passed, turn
+        table, table_seat = choice, turn
+        if not sit_out:
+            passed = [False] * n
+    turn = (turn + 1) % n
+    if sit_out:
+        while passed[turn] and turn != table_seat:
+            turn = (turn + 1) % n
+    return False, table, table_seat, passed, turn
+
+
+def rollout_lookahead(
+    hands: list[int],
+    table: Combo | None,
+    table_seat: int | None,
+    passed: list[bool],
+    turn: int,
+    must_include: int,
+    options: Big2Options,
+    seat: int,
+    cards: int,
+    score: Callable[[int, list[int]], float],
+) -> tuple[int, list[int]]:
+    """Play a deal out like :func:`rollout`, except that ``seat``, at each of its turns once it holds at most
+    ``cards`` cards, tries every play (and passing) with a ``medium`` playout each and makes the one that
+    ``score`` rates best: a second ply for the last cards, where one play decides the deal."""
+    n = len(hands)
+    sit_out = options.no_play_after_pass
+    for _ in range(2000):
+        mask = hands[turn]
+        choice: Combo | None
+        if turn == seat and mask.bit_count() <= cards:
+            choices: list[Combo | None] = list(legal_plays(mask, table, options, must_include))
+            if table is not None:
+                choices.append(None)
+            best = -math.inf
+            choice = choices[0] if choices else None
+            if len(choices) > 1:
+                for option in choices:
+                    trial = list(hands)
+                    over, t_table, t_seat, t_passed, t_turn = _advance(
+                        trial, table, table_seat, passed, turn, option, sit_out
+                    )
+                    if over:
+                        value = score(seat, trial)
+                    else:
+                        t_must = must_include if option is None else 0
+                        winner, left = rollout(trial, t_table, t_seat, list(t_passed), t_turn, t_must, options)
+                        value = score(winner, left)
+                    if value > best:
+                        best, choice = value, option
+        else:
+            others = min(hands[s].bit_count() for s in range(n) if s != turn)
+            choice = medium_move(mask, table, must_include, others, options)
+        if choice is not None:
+            must_include = 0
+        over, table, table_seat, passed, turn = _advance(hands, table, table_seat, passed, turn, choice, sit_out)
+        if over:
+            return table_seat if table_seat is not None else turn, hands
+    raise RuntimeError("rollout did not finish")
+
+
+_TWOS = 0xF << (4 * TWO)
+
+
+def loss_points(mask: int, options: Big2Options) -> int:
+    """The points a loser loses for the cards left (a bitmask): :func:`~engine.games.big2.loss` without cards."""
+    count = mask.bit_count()
+    if options.scoring == "pagat":
+        return count * (1 if count <= 9 else 2 if count <= 12 else 3)
+    return count * (2 if count > 9 else 1) << (mask & _TWOS).bit_count()
+
+
 def deal_delta(seat: int, winner: int, hands: Sequence[int], options: Big2Options) -> int:
     """What ``seat`` gains (or loses) from a finished deal under the scoring in force."""
-    enc = encoding(options)
-    losses = [0 if s == winner else loss(enc.cards(h), options).points for s, h in enumerate(hands)]
+    losses = [0 if s == winner else loss_points(h, options) for s, h in enumerate(hands)]
     return sum(losses) if seat == winner else -losses[seat]
 
 
@@ -285,6 +542,87 @@ def past_choices(view: Big2View) -> list[PastChoice]:
     return out
 
 
+def _agrees(choice: PastChoice, then: int, options: Big2Options) -> bool:
+    """Whether ``medium`` holding ``then`` would have made ``choice``."""
+    model = medium_move(then, choice.table, choice.must, choice.others_min, options)
+    if choice.played is None:
+        return model is None
+    return model is not None and model.mask == choice.played.mask
+
+
+def chain_deals(
+    view: Big2View,
+    hidden: HiddenDeal,
+    evidence: Sequence[tuple[PastChoice, int]],
+    count: int,
+    burn: int,
+    steps: int,
+    noise: float,
+    rng: random.Random,
+) -> list[list[int]]:
+    """``count`` deals drawn from a Metropolis chain whose stationary law weighs a deal by ``noise`` for each of the
+    others' past choices that ``medium`` would not have made with it (``1 - noise`` for each it would have).
+
+    Uniform deals rarely explain what the others did; a chain of swaps keeps the deals that do. A step swaps an
+    unseen card between two holders (two other seats, or a seat and the cards set aside with two players), and is
+    kept with probability ``(noise / (1 - noise)) ** (more choices unexplained)``. The count of unexplained choices
+    stops as soon as the step is sure to be refused, which most are.
+    """
+    n = view.players
+    me = view.seat
+    options = view.options
+    hands = hidden.sample(rng)
+    dealt = 0
+    for hand in hands:
+        dealt |= hand
+    unseen = 0
+    for v in hidden.unseen:
+        unseen |= 1 << v
+    masks = [*hands, unseen & ~dealt]  # the last holder: the cards set aside (two players)
+    fixed = [*hidden.fixed, 0]
+    holders = [s for s in range(n + 1) if s != me and masks[s] & ~fixed[s]]
+    if len(holders) < 2:
+        return [list(hands) for _ in range(count)]
+    by_seat: list[list[tuple[PastChoice, int]]] = [[] for _ in range(n + 1)]
+    for choice, later in evidence:
+        by_seat[choice.seat].append((choice, later))
+    movable = [bits(masks[s] & ~fixed[s]) for s in range(n + 1)]
+    unexplained = [sum(1 for c, later in by_seat[s] if not _agrees(c, masks[s] | later, options)) for s in range(n + 1)]
+    ratio = noise / (1.0 - noise)
+    out: list[list[int]] = []
+    total = burn + steps * count
+    for step in range(total):
+        a, b = rng.sample(holders, 2)
+        i = rng.randrange(len(movable[a]))
+        j = rng.randrange(len(movable[b]))
+        swap = (1 << movable[a][i]) | (1 << movable[b][j])
+        chance = rng.random()
+        allowed = 0
+        while allowed < 52 and ratio ** (allowed + 1) > chance:
+            allowed += 1
+        limit = unexplained[a] + unexplained[b] + allowed
+        new_a, new_b = masks[a] ^ swap, masks[b] ^ swap
+        count_a = count_b = 0
+        for choice, later in by_seat[a]:
+            if not _agrees(choice, new_a | later, options):
+                count_a += 1
+                if count_a > limit:
+                    break
+        if count_a <= limit:
+            for choice, later in by_seat[b]:
+                if not _agrees(choice, new_b | later, options):
+                    count_b += 1
+                    if count_a + count_b > limit:
+                        break
+            if count_a + count_b <= limit:
+                masks[a], masks[b] = new_a, new_b
+                movable[a][i], movable[b][j] = movable[b][j], movable[a][i]
+                unexplained[a], unexplained[b] = count_a, count_b
+        if step >= burn and (step - burn) % steps == steps - 1:
+            out.append(masks[:n])
+    return out
+
+
 class HardBig2Bot:
     """``hard``: flat Monte Carlo over determinized deals with ``medium`` playouts.
 
@@ -305,6 +643,19 @@ class HardBig2Bot:
     inference_depth = 8
     """How many of the others' latest choices weigh a sampled deal (0: no inference)."""
     model_noise = 0.3
+    max_scale = 1.0
+    """At most this many times ``playouts`` late in a deal, when playouts are short (1: the same budget throughout)."""
+    endgame_cards = 0
+    """From this many cards in hand down, this seat's own turns in a playout look one play ahead (0: never)."""
+    oversample = 1
+    chain_steps = 0
+    """With more than 0: deals come from a Metropolis chain over swaps of unseen cards (see :func:`chain_deals`),
+    this many steps apart, after ``chain_burn`` steps; ``chain_noise`` is the model noise it assumes."""
+    chain_burn = 100
+    chain_noise = 0.1
+    """Deals drawn per deal played out; the likeliest are kept (1: every drawn deal is played out)."""
+    match_value = 0.0
+    """Added to a playout's score when the deal ends the match and this seat wins it."""
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         self.game = game
@@ -358,17 +709,46 @@ class HardBig2Bot:
         table = table_combo(view)
         totals = [0.0] * len(picks)
         weight_sum = 0.0
-        rounds = max(1, self.playouts // len(picks))
+        rounds = self.rounds(view, len(picks))
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
-        for done in range(rounds):
+        for done, (weight, hands) in enumerate(self._deals(view, hidden, evidence, rounds, rng)):
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
-            hands = hidden.sample(rng)
-            weight = self._weight(view, hands, evidence)
             weight_sum += weight
             for index, pick in enumerate(picks):
                 totals[index] += weight * self._playout(view, table, list(hands), pick, must)
         return [t / weight_sum for t in totals]
+
+    def rounds(self, view: Big2View, candidates: int) -> int:
+        """How many deals to play out for each candidate. ``playouts`` is the budget when every card is still in
+        hand; as the deal goes on, playouts get shorter (about in proportion to the cards left), so up to
+        ``max_scale`` times as many fit in the same time."""
+        scale = min(self.max_scale, sum(view.start_counts) / max(1, sum(view.counts)))
+        return max(1, int(self.playouts * scale) // candidates)
+
+    def _deals(
+        self,
+        view: Big2View,
+        hidden: HiddenDeal,
+        evidence: Sequence[tuple[PastChoice, int]],
+        count: int,
+        rng: random.Random,
+    ) -> list[tuple[float, list[int]]]:
+        """``count`` sampled deals, each with its weight. With ``oversample``, more are drawn and the likeliest
+        kept: the playouts then go to deals that explain what the others did."""
+        if self.chain_steps > 0 and evidence:
+            deals = chain_deals(view, hidden, evidence, count, self.chain_burn, self.chain_steps, self.chain_noise, rng)
+            return [(1.0, hands) for hands in deals]
+        if self.oversample <= 1 or not evidence:
+            return [
+                (self._weight(view, hands, evidence), hands) for hands in (hidden.sample(rng) for _ in range(count))
+            ]
+        pool = []
+        for index in range(count * self.oversample):
+            hands = hidden.sample(rng)
+            pool.append((self._weight(view, hands, evidence), index, hands))
+        pool.sort(key=lambda entry: (-entry[0], entry[1]))
+        return [(weight, hands) for weight, _, hands in pool[:count]]
 
     def _evidence(self, view: Big2View) -> list[tuple[PastChoice, int]]:
         """The others' latest choices, each with the cards its seat has played since (back in hand then)."""
@@ -406,12 +786,12 @@ class HardBig2Bot:
         if pick is None:
             passed[seat] = True
             if table_seat is not None and all(passed[s] for s in range(n) if s != table_seat):
-                winner, left = rollout(hands, None, None, [False] * n, table_seat, 0, options)
-                return self._score(seat, winner, left, options)
+                winner, left = self._rollout(view, hands, None, None, [False] * n, table_seat, 0)
+                return self._score(view, winner, left)
         else:
             hands[seat] &= ~pick.mask
             if not hands[seat]:
-                return self._score(seat, seat, hands, options)
+                return self._score(view, seat, hands)
             table, table_seat = pick, seat
             must = 0
             if not options.no_play_after_pass:
@@ -420,12 +800,53 @@ class HardBig2Bot:
         if options.no_play_after_pass:
             while passed[turn] and turn != table_seat:
                 turn = (turn + 1) % n
-        winner, left = rollout(hands, table, table_seat, passed, turn, must, options)
-        return self._score(seat, winner, left, options)
+        winner, left = self._rollout(view, hands, table, table_seat, passed, turn, must)
+        return self._score(view, winner, left)
 
-    def _score(self, seat: int, winner: int, hands: Sequence[int], options: Big2Options) -> float:
-        bonus = self.win_bonus if winner == seat else 0.0
-        return deal_delta(seat, winner, hands, options) + bonus
+    def _rollout(
+        self,
+        view: Big2View,
+        hands: list[int],
+        table: Combo | None,
+        table_seat: int | None,
+        passed: list[bool],
+        turn: int,
+        must: int,
+    ) -> tuple[int, list[int]]:
+        seat = view.seat
+        assert seat is not None
+        if len(view.hand) <= self.endgame_cards:
+            return rollout_lookahead(
+                hands,
+                table,
+                table_seat,
+                passed,
+                turn,
+                must,
+                view.options,
+                seat,
+                self.endgame_cards,
+                lambda winner, left: self._score(view, winner, left),
+            )
+        return rollout(hands, table, table_seat, passed, turn, must, view.options)
+
+    def _score(self, view: Big2View, winner: int, hands: Sequence[int]) -> float:
+        """The points this seat gains from the finished deal; plus ``match_value`` (shared in a tie) when the deal
+        ends the match and this seat wins it."""
+        seat = view.seat
+        assert seat is not None
+        options = view.options
+        deltas = [0 if s == winner else -loss_points(h, options) for s, h in enumerate(hands)]
+        deltas[winner] = -sum(deltas)
+        score = deltas[seat] + (self.win_bonus if winner == seat else 0.0)
+        if self.match_value:
+            totals = [t + d for t, d in zip(view.totals, deltas, strict=True)]
+            rule = match_rule(options)
+            if rule.is_over(view.deal, totals):
+                winners = rule.winners(totals)
+                if seat in winners:
+                    score += self.match_value / len(winners)
+        return score
 
 
 def _as_action(choice: Combo | None) -> Big2Action:

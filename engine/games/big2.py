@@ -24,6 +24,14 @@ state: views and events carry cards and kinds (:class:`TablePlay`, :class:`Playe
 are made in ``tui/``. A deal opens with the match layer's ``RoundStarted`` and closes with :class:`DealOver`, then
 ``RoundOver`` (and ``MatchOver`` after the last deal): deals, totals, the dealer and the end of the match are kept
 by :class:`~engine.match.MatchProgress`.
+
+Speed (issue 12): a match runs thousands of steps in ``parlour simulate`` and in the search bots, so the state does
+each step's work on integers. Each seat's five-card hands are built once a deal, on the hand as dealt
+(:class:`HandCombos`), and every smaller hand of that seat filters them; singles, pairs and triples, and the actions
+that play them, are tables made once (:class:`_SmallPlays`). ``legal_actions`` lists actions that know their
+combination (:func:`play_of`), and ``apply`` checks such an action on bitmasks, skipping the reading and classifying
+that a play typed by a person goes through; both ways make the same events. Views are deferred
+(:class:`~engine.game.Deferred`): a bot that reads only its legal actions never has its view worked out.
 """
 
 from __future__ import annotations
@@ -33,8 +41,9 @@ import random
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations, product
-from typing import Any, ClassVar, NamedTuple
+from itertools import combinations, compress, product
+from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from engine.cards import Card, Rank, Suit, parse_cards, standard_deck
 from engine.errors import (
@@ -47,6 +56,7 @@ from engine.errors import (
 )
 from engine.events import Event
 from engine.game import (
+    Deferred,
     Figures,
     Game,
     GameState,
@@ -136,6 +146,17 @@ class Encoding:
             value = rank_index(card.rank) * 4 + self.suit_index[card.suit]  # type: ignore[index]
             self.to_int[card] = value
             self.to_card[value] = card
+        self.from_standard: tuple[int, ...] = tuple(self.to_int[card] for card in standard_deck())
+        """The integer of each card of :func:`~engine.cards.standard_deck`, by its place there: a deck shuffled as
+        places deals without looking a single card up."""
+        # The cards of each byte of a mask, byte by byte: a mask's cards are seven look-ups, lowest first.
+        self._bytes: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+            tuple(
+                tuple(self.to_card[base + b] for b in range(8) if byte >> b & 1 and base + b < 52)
+                for byte in range(256)
+            )
+            for base in range(0, 56, 8)
+        )
 
     def mask(self, cards: Iterable[Card]) -> int:
         m = 0
@@ -144,7 +165,17 @@ class Encoding:
         return m
 
     def cards(self, mask: int) -> tuple[Card, ...]:
-        return tuple(self.to_card[v] for v in bits(mask))
+        """The cards of a mask (of the 52 cards), lowest first."""
+        b = self._bytes
+        return (
+            b[0][mask & 255]
+            + b[1][mask >> 8 & 255]
+            + b[2][mask >> 16 & 255]
+            + b[3][mask >> 24 & 255]
+            + b[4][mask >> 32 & 255]
+            + b[5][mask >> 40 & 255]
+            + b[6][mask >> 48 & 255]
+        )
 
 
 def rank_index(rank: Rank) -> int:
@@ -180,6 +211,9 @@ STRAIGHTS: tuple[tuple[tuple[int, ...], int], ...] = tuple(
 )
 _STRAIGHT_BY_RANKS = {frozenset(ranks): (seq, top) for seq, (ranks, top) in enumerate(STRAIGHTS)}
 _FIVE_BASE = {kind: (i + 1) * 1000 for i, kind in enumerate(FIVE_CARD_ORDER)}
+_STRAIGHT_BASE, _FLUSH_BASE, _FULL_HOUSE_BASE, _FOUR_BASE, _STRAIGHT_FLUSH_BASE = (
+    _FIVE_BASE[kind] for kind in FIVE_CARD_ORDER
+)
 
 
 class Combo(NamedTuple):
@@ -297,136 +331,320 @@ def classify(cards: Iterable[Card], options: Big2Options | None = None) -> Combo
 # ---------------------------------------------------------------------------------------------------------------
 # Fast legal-move generation
 # ---------------------------------------------------------------------------------------------------------------
+_new_tuple = tuple.__new__
+_COMBO_KEY = itemgetter(2)
+_NIBBLE: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(4 * r + s for s in range(4) if nibble >> s & 1) for nibble in range(16)) for r in range(13)
+)
+"""``_NIBBLE[r][n]``: the card integers of rank index ``r`` whose suits are the bits of ``n`` (a hand's four bits
+at ``4 * r``), lowest first."""
+_SUIT_MASKS = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
+_SET_MASKS: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {
+    size: tuple(
+        tuple(tuple(sum(1 << v for v in group) for group in combinations(_NIBBLE[r][n], size)) for n in range(16))
+        for r in range(13)
+    )
+    for size in (2, 3)
+}
+"""``_SET_MASKS[size][r][n]``: the masks of the pairs (or triples) among the cards ``_NIBBLE[r][n]``, in the order
+of ``itertools.combinations``."""
+_STRAIGHT_RUNS = tuple((seq, sum(1 << 4 * r for r in ranks), ranks) for seq, (ranks, _top) in enumerate(STRAIGHTS))
+"""Each straight's sequence number, its ranks as the lowest bit of each rank's nibble, and its ranks in order (the
+top card's last)."""
+assert all(ranks[4] == top for ranks, top in STRAIGHTS)
+
+
+def _small_combos(suits: str) -> tuple[tuple[Combo, ...], dict[int, tuple[tuple[tuple[Combo, ...], ...], ...]]]:
+    """Every single, and every pair and triple by rank index and by the suits of that rank a hand holds (a nibble),
+    under one suit order: made once, as there are only 52, 78 and 52 of them. Each nibble's pairs and triples are
+    in the order a hand's are built in (``itertools.combinations``, then by key)."""
+    singles = tuple(Combo("single", 1 << v, v, 1, suits) for v in range(52))
+    sets: dict[int, tuple[tuple[tuple[Combo, ...], ...], ...]] = {}
+    for size, kind in ((2, "pair"), (3, "triple")):
+        sets[size] = tuple(
+            tuple(
+                tuple(
+                    sorted(
+                        [
+                            Combo(kind, sum(1 << v for v in group), group[-1], size, suits)
+                            for group in combinations(_NIBBLE[r][n], size)
+                        ],
+                        key=_COMBO_KEY,
+                    )
+                )
+                for n in range(16)
+            )
+            for r in range(13)
+        )
+    return singles, sets
+
+
+_SMALL = {suits: _small_combos(suits) for suits in SUIT_ORDERS}
+
+
+_LOW_BITS = sum(1 << 4 * r for r in range(13))
+"""The lowest bit of each rank's nibble: ``mask & _LOW_BITS << s`` are a hand's cards of suit index ``s``."""
+
+
+def _ranks_with(mask: int) -> tuple[int, int, int, int]:
+    """The ranks of a hand holding at least 1, 2, 3 and 4 of their cards, each as the lowest bit of the rank's
+    nibble (bit ``4 * r``): the cards of each nibble counted at once."""
+    count = mask - (mask >> 1 & 0x5555555555555)
+    count = (count & 0x3333333333333) + (count >> 2 & 0x3333333333333)  # each nibble holds its count, 0 to 4
+    one, two, four = count & _LOW_BITS, count >> 1 & _LOW_BITS, count >> 2 & _LOW_BITS
+    return one | two | four, two | four, four | (two & one), four
+
+
+def _five_card(mask: int, o: str) -> list[Combo]:
+    """Every five-card combination of a hand (unsorted): straights and straight flushes, flushes, full houses,
+    fours with a single, each kind in the order of ``itertools`` over the hand's cards."""
+    new = _new_tuple
+    nibble = _NIBBLE
+    out: list[Combo] = []
+    present, pairs, triples, fours = _ranks_with(mask)
+    # Straights and straight flushes: one card from each rank of a sequence.
+    straight_flushes: set[int] = set()
+    for seq, ranks_mask, ranks in _STRAIGHT_RUNS:
+        if present & ranks_mask != ranks_mask:
+            continue
+        for a, b, c, d, e in product(*[nibble[r][mask >> 4 * r & 15] for r in ranks]):
+            m = (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)
+            top_suit = e & 3
+            if a & 3 == b & 3 == c & 3 == d & 3 == top_suit:
+                out.append(new(Combo, ("straight_flush", m, _STRAIGHT_FLUSH_BASE + seq * 4 + top_suit, 5, o)))
+                straight_flushes.add(m)
+            else:
+                out.append(new(Combo, ("straight", m, _STRAIGHT_BASE + seq * 4 + top_suit, 5, o)))
+    # Flushes: five cards of one suit that are not a straight flush.
+    for suit_mask in _SUIT_MASKS:
+        suited = mask & suit_mask
+        if suited.bit_count() >= 5:
+            for combo in combinations(bits(suited), 5):
+                m = 0
+                for v in combo:
+                    m |= 1 << v
+                if m not in straight_flushes:
+                    out.append(new(Combo, ("flush", m, _FLUSH_BASE + combo[4], 5, o)))
+    # Full houses (a triple and a pair of another rank) and four of a kind with a single.
+    if triples:
+        pair_ranks = [low.bit_length() >> 2 for low in _lows(pairs)]
+        for r3 in (low.bit_length() >> 2 for low in _lows(triples)):
+            key = _FULL_HOUSE_BASE + r3
+            for m3 in _SET_MASKS[3][r3][mask >> 4 * r3 & 15]:
+                for r2 in pair_ranks:
+                    if r2 != r3:
+                        for m2 in _SET_MASKS[2][r2][mask >> 4 * r2 & 15]:
+                            out.append(new(Combo, ("full_house", m3 | m2, key, 5, o)))
+            if fours >> 4 * r3 & 1:
+                m4 = 15 << 4 * r3
+                key = _FOUR_BASE + r3
+                rest = mask & ~m4
+                while rest:
+                    low = rest & -rest
+                    out.append(new(Combo, ("four", m4 | low, key, 5, o)))
+                    rest ^= low
+    return out
+
+
+def _lows(bits_mask: int) -> list[int]:
+    """Each set bit of a mask as a mask of its own, lowest first."""
+    out = []
+    while bits_mask:
+        low = bits_mask & -bits_mask
+        out.append(low)
+        bits_mask ^= low
+    return out
+
+
 class HandCombos:
     """Every combination in one hand, built from the hand grouped by rank and by suit, per size, lazily.
 
-    Each list is sorted by key, so the plays that beat a combination are a suffix found by bisection.
+    Each list is sorted by key, so the plays that beat a combination are a suffix found by bisection. A hand made
+    from a bigger one (``parent``: the same seat's hand before a play) filters the lists of the hand it comes from
+    (the first of its line, dealt whole) rather than building its own: the combinations of a hand are those of the
+    bigger hand that use none of the cards it has lost, in the same order. The actions that play them
+    (:func:`play_of`) are kept beside the combinations and filtered alike, so each size of a seat's combinations,
+    and the actions that play them, are built once a deal.
     """
 
-    __slots__ = ("_by_size", "_keys", "by_rank", "mask", "options", "suits")
+    __slots__ = ("_by_rank", "_lists", "_root", "mask", "options", "suits")
 
-    def __init__(self, mask: int, options: Big2Options) -> None:
+    def __init__(self, mask: int, options: Big2Options, parent: HandCombos | None = None) -> None:
         self.mask = mask
         self.options = options
         self.suits = options.suits
-        self.by_rank: list[list[int]] = [[] for _ in range(13)]
-        for v in bits(mask):
-            self.by_rank[v // 4].append(v)
-        self._by_size: dict[int, list[Combo]] = {}
-        self._keys: dict[int, list[int]] = {}
+        self._root: HandCombos | None = None if parent is None else parent._root or parent
+        """The hand this one's line started from (None: this one), whose lists this one filters."""
+        self._by_rank: list[list[int]] | None = None
+        self._lists: dict[int, list[Any]] = {}
+        """By size: ``[combinations, their keys, the actions that play them or None until asked for]``."""
+
+    @property
+    def by_rank(self) -> list[list[int]]:
+        """The hand's card integers by rank index (the 3s first), lowest first within a rank."""
+        groups = self._by_rank
+        if groups is None:
+            mask = self.mask
+            groups = self._by_rank = [list(_NIBBLE[r][mask >> 4 * r & 15]) for r in range(13)]
+        return groups
+
+    def _list(self, size: int) -> list[Any]:
+        entry = self._lists.get(size)
+        if entry is None:
+            root = self._root
+            if root is not None:
+                source = root._lists.get(size) or root._list(size)
+                lost = root.mask & ~self.mask
+                keep = [not c[1] & lost for c in source[0]]
+                plays = source[2]
+                entry = [
+                    list(compress(source[0], keep)),
+                    list(compress(source[1], keep)),
+                    None if plays is None else list(compress(plays, keep)),
+                ]
+            else:
+                combos = self._build(size)
+                combos.sort(key=_COMBO_KEY)
+                entry = [combos, [c[2] for c in combos], None]
+            self._lists[size] = entry
+        return entry
+
+    def _make_plays(self, entry: list[Any]) -> list[Play]:
+        combos = entry[0]
+        if combos and combos[0][3] <= 3:
+            small = _SMALL_PLAYS[self.suits].by_mask  # singles, pairs and triples: made once for every game
+            plays = [small[c[1]] for c in combos]
+        else:
+            plays = []
+            new = _new_object
+            for combo in combos:  # play_of, inline: a dealt hand has dozens of five-card hands
+                play = new(Play)
+                play.__dict__["_combo"] = combo
+                plays.append(play)
+        entry[2] = plays
+        return plays
 
     def of_size(self, size: int) -> list[Combo]:
-        combos = self._by_size.get(size)
-        if combos is None:
-            combos = self._build(size)
-            combos.sort(key=lambda c: c.key)
-            self._by_size[size] = combos
-            self._keys[size] = [c.key for c in combos]
+        combos: list[Combo] = self._list(size)[0]
         return combos
+
+    def plays_of(self, size: int) -> list[Play]:
+        """The actions that play :meth:`of_size`'s combinations (as :func:`play_of` makes them), in its order."""
+        entry = self._list(size)
+        plays: list[Play] | None = entry[2]
+        return plays if plays is not None else self._make_plays(entry)
 
     def beating(self, table: Combo) -> list[Combo]:
         """The combinations of this hand that beat ``table`` (only the kinds that can)."""
-        out: list[Combo] = []
-        if table.kind != "dragon":
-            combos = self.of_size(table.size)
-            out = combos[bisect_right(self._keys[table.size], table.key) :]
-            if table.size != 13:
-                out = out + self.of_size(13)
+        kind, _, key, size, _ = table
+        if kind == "dragon":
+            return []
+        entry = self._lists.get(size) or self._list(size)
+        out: list[Combo] = entry[0][bisect_right(entry[1], key) :]
+        if size != 13 and self.mask.bit_count() >= 13:
+            out += self.of_size(13)
+        return out
+
+    def plays_beating(self, table: Combo) -> list[Big2Action]:
+        """The actions of :meth:`beating`, in its order (a new list, which a caller may add the pass to)."""
+        kind, _, key, size, _ = table
+        if kind == "dragon":
+            return []
+        entry = self._lists.get(size) or self._list(size)
+        plays = entry[2]
+        if plays is None:
+            plays = self._make_plays(entry)
+        out: list[Big2Action] = plays[bisect_right(entry[1], key) :]
+        if size != 13 and self.mask.bit_count() >= 13:
+            out += self.plays_of(13)
         return out
 
     def all(self) -> list[Combo]:
         return [c for size in (1, 2, 3, 5, 13) for c in self.of_size(size)]
 
+    def all_plays(self) -> list[Big2Action]:
+        """The actions of :meth:`all`, in its order (a new list): singles, pairs and triples from the tables made
+        once (:class:`_SmallPlays`), then this hand's five-card hands and Dragon."""
+        mask = self.mask
+        small = _SMALL_PLAYS[self.suits]
+        plays: list[Big2Action] = small.singles_of(mask)  # type: ignore[assignment]
+        _, pairs, triples, _ = _ranks_with(mask)
+        for size, ranks in ((2, pairs), (3, triples)):
+            sets = small.sets[size]
+            while ranks:
+                low = ranks & -ranks
+                rank = low.bit_length() >> 2
+                for _, play in sets[rank][mask >> 4 * rank & 15]:
+                    plays.append(play)
+                ranks ^= low
+        plays += self.plays_of(5)
+        if mask.bit_count() >= 13:
+            plays += self.plays_of(13)
+        return plays
+
     def _build(self, size: int) -> list[Combo]:
         o = self.suits
-        by_rank = self.by_rank
-        out: list[Combo] = []
+        mask = self.mask
         if size == 1:
-            return [Combo("single", 1 << v, v, 1, o) for group in by_rank for v in group]
+            singles = _SMALL[o][0]
+            return [singles[v] for v in bits(mask)]
         if size in (2, 3):
-            kind = "pair" if size == 2 else "triple"
-            for group in by_rank:
-                if len(group) >= size:
-                    for combo in combinations(group, size):
-                        m = 0
-                        for v in combo:
-                            m |= 1 << v
-                        out.append(Combo(kind, m, combo[-1], size, o))
+            table = _SMALL[o][1][size]
+            out: list[Combo] = []
+            for r in range(13):
+                nibble = mask >> 4 * r & 15
+                if nibble:
+                    out += table[r][nibble]
             return out
         if size == 13:
-            if all(by_rank):
-                for combo in product(*by_rank):
-                    m = 0
-                    for v in combo:
-                        m |= 1 << v
-                    out.append(Combo("dragon", m, max(combo), 13, o))
-            return out
-        if size != 5:
-            return out
-        # Straights and straight flushes: one card from each rank of a sequence.
-        for seq, (ranks, top) in enumerate(STRAIGHTS):
-            groups = [by_rank[r] for r in ranks]
-            if not all(groups):
-                continue
-            for combo in product(*groups):
-                suits = {v % 4 for v in combo}
-                kind = "straight_flush" if len(suits) == 1 else "straight"
-                top_suit = next(v % 4 for v in combo if v // 4 == top)
-                m = 0
-                for v in combo:
-                    m |= 1 << v
-                out.append(Combo(kind, m, _FIVE_BASE[kind] + seq * 4 + top_suit, 5, o))
-        straight_flush_masks = {c.mask for c in out if c.kind == "straight_flush"}
-        # Flushes: five cards of one suit that are not a straight flush.
-        by_suit: list[list[int]] = [[], [], [], []]
-        for group in by_rank:
-            for v in group:
-                by_suit[v % 4].append(v)
-        for suited in by_suit:
-            if len(suited) >= 5:
-                for combo in combinations(suited, 5):
-                    m = 0
-                    for v in combo:
-                        m |= 1 << v
-                    if m not in straight_flush_masks:
-                        out.append(Combo("flush", m, _FIVE_BASE["flush"] + max(combo), 5, o))
-        # Full houses and four of a kind with a single.
-        for r3, group3 in enumerate(by_rank):
-            if len(group3) >= 3:
-                for three in combinations(group3, 3):
-                    m3 = (1 << three[0]) | (1 << three[1]) | (1 << three[2])
-                    for r2, group2 in enumerate(by_rank):
-                        if r2 != r3 and len(group2) >= 2:
-                            for two in combinations(group2, 2):
-                                m = m3 | (1 << two[0]) | (1 << two[1])
-                                out.append(Combo("full_house", m, _FIVE_BASE["full_house"] + r3, 5, o))
-            if len(group3) == 4:
-                m4 = (1 << group3[0]) | (1 << group3[1]) | (1 << group3[2]) | (1 << group3[3])
-                for r1, group1 in enumerate(by_rank):
-                    if r1 != r3:
-                        for v in group1:
-                            out.append(Combo("four", m4 | (1 << v), _FIVE_BASE["four"] + r3, 5, o))
-        return out
+            if mask.bit_count() < 13 or not all(mask >> 4 * r & 15 for r in range(13)):
+                return []
+            return [Combo("dragon", sum(1 << v for v in combo), max(combo), 13, o) for combo in product(*self.by_rank)]
+        if size == 5:
+            return _five_card(mask, o)
+        return []
 
 
 class ComboCache:
-    """Reuses a hand's combinations between turns (a hand only loses cards, so most look-ups hit)."""
+    """Reuses a hand's combinations between turns (a hand only loses cards, so most look-ups hit).
+
+    After a play, the smaller hand is noted with the :class:`HandCombos` of the hand its seat was dealt
+    (:meth:`after_play`); the first look-up of the smaller hand makes its own from that one, by filtering.
+    """
 
     def __init__(self, limit: int = 4096) -> None:
         self._cache: dict[tuple[int, str], HandCombos] = {}
+        """By (mask, suit order): the mask's combinations, or those of a bigger hand to filter them from."""
         self.limit = limit
 
     def get(self, mask: int, options: Big2Options) -> HandCombos:
         key = (mask, options.suits)  # a hand's combinations depend only on the suit order
         hand = self._cache.get(key)
-        if hand is None:
+        if hand is None or hand.mask != mask:
             if len(self._cache) >= self.limit:
                 self._cache.clear()
-            hand = self._cache[key] = HandCombos(mask, options)
+            hand = self._cache[key] = HandCombos(mask, options, hand)
         return hand
+
+    def after_play(self, before: int, after: int, options: Big2Options) -> None:
+        """A seat whose hand was ``before`` has played down to ``after``: the smaller hand's combinations will be
+        filtered from those of the hand it comes from (if they are still here) rather than built again."""
+        _after_play(self._cache, before, after, options.suits, self.limit)
+
+
+def _after_play(cache: dict[tuple[int, str], HandCombos], before: int, after: int, suits: str, limit: int) -> None:
+    origin = cache.get((before, suits))
+    if origin is not None and len(cache) < limit:
+        cache[(after, suits)] = origin._root or origin
 
 
 COMBOS = ComboCache()
+"""The bots' cache: their searches look up thousands of hands."""
+HANDS = ComboCache(limit=256)
+"""The states' own cache: the hands being played, each seat's as dealt and the smaller hands filtered from it. Kept
+apart from the bots' and small, so a long run of matches does not keep thousands of hands alive (the garbage
+collector walks every one of them)."""
+_HAND_CACHE = HANDS._cache
 
 
 def legal_plays(
@@ -455,9 +673,111 @@ class Play:
     def __str__(self) -> str:
         return " ".join(str(c) for c in self.cards)
 
+    if not TYPE_CHECKING:  # for mypy, a play has its cards and nothing else
 
-@dataclass(frozen=True)
+        def __getattr__(self, name: str) -> Any:
+            """Only called for a name not in the instance: the cards of a play made by :func:`play_of`, worked out
+            from its combination when first read (most listed plays are never chosen, nor read)."""
+            fields = self.__dict__
+            combo = fields.get("_combo")
+            if name != "cards" or combo is None:
+                raise AttributeError(f"'Play' object has no attribute {name!r}")
+            cards = fields["cards"] = combo.cards
+            return cards
+
+
+def play_of(combo: Combo) -> Play:
+    """The action that plays ``combo``, as :meth:`Big2State.legal_actions` lists it: equal to ``Play(combo.cards)``
+    in every way (its cards, equality, the codec), but cheaper: its cards are worked out only if they are read, and
+    it keeps its combination, so the state that listed it checks it on bitmasks (it still checks that the play is
+    legal now)."""
+    play: Play = _new_object(Play)
+    play.__dict__["_combo"] = combo
+    return play
+
+
+_new_object = object.__new__
+
+
+class _SmallPlays:
+    """The actions that play every single, pair and triple under one suit order, made once (182 of them): the
+    legal actions of a seat that follows one of those are read from these tables, not built."""
+
+    def __init__(self, suits: str) -> None:
+        singles, sets = _SMALL[suits]
+        self.singles = tuple(play_of(c) for c in singles)
+        self.by_mask: dict[int, Play] = {c.mask: p for c, p in zip(singles, self.singles, strict=True)}
+        self.single_bytes: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+            tuple(
+                tuple(self.singles[base + b] for b in range(8) if byte >> b & 1 and base + b < 52)
+                for byte in range(256)
+            )
+            for base in range(0, 56, 8)
+        )
+        """The singles of each byte of a hand's mask, byte by byte (as :meth:`Encoding.cards`)."""
+        self.sets: dict[int, tuple[tuple[tuple[tuple[int, Play], ...], ...], ...]] = {}
+        """By size (2, 3), rank index and the hand's nibble of that rank: (key, action) of each pair or triple."""
+        for size in (2, 3):
+            table = []
+            for by_nibble in sets[size]:
+                row = []
+                for group in by_nibble:
+                    entries = []
+                    for combo in group:
+                        play = self.by_mask[combo.mask] = play_of(combo)
+                        entries.append((combo.key, play))
+                    row.append(tuple(entries))
+                table.append(tuple(row))
+            self.sets[size] = tuple(table)
+        for play in self.by_mask.values():  # their cards worked out at once: these plays last as long as the program
+            play.__dict__["cards"] = play.__dict__["_combo"].cards
+        self.set_bytes: dict[int, tuple[tuple[tuple[Play, ...], ...], ...]] = {
+            size: tuple(
+                tuple(
+                    tuple(
+                        play
+                        for r in (2 * i, 2 * i + 1)
+                        if r < 13
+                        for _, play in self.sets[size][r][byte >> 4 * (r & 1) & 15]
+                    )
+                    for byte in range(256)
+                )
+                for i in range(7)
+            )
+            for size in (2, 3)
+        }
+        """The pairs (or triples) of each byte of a hand's mask (two ranks), byte by byte, lowest first."""
+
+    def singles_of(self, mask: int) -> list[Play]:
+        """The singles of a hand's mask, lowest first (a new list)."""
+        b = self.single_bytes
+        return [
+            *b[0][mask & 255],
+            *b[1][mask >> 8 & 255],
+            *b[2][mask >> 16 & 255],
+            *b[3][mask >> 24 & 255],
+            *b[4][mask >> 32 & 255],
+            *b[5][mask >> 40 & 255],
+            *b[6][mask >> 48 & 255],
+        ]
+
+
+_SMALL_PLAYS = {suits: _SmallPlays(suits) for suits in SUIT_ORDERS}
+
+
+@dataclass(frozen=True, eq=False)
 class PassTurn:
+    """Pass. There is one: ``PassTurn()`` is :data:`PASS` (so is a pass read by the codec or unpickled), and two
+    passes are equal because they are the same object, which a list's ``in`` sees without calling ``__eq__``."""
+
+    _the: ClassVar[PassTurn | None] = None
+
+    def __new__(cls) -> PassTurn:
+        the = cls._the
+        if the is None:
+            the = cls._the = super().__new__(cls)
+        return the
+
     def __str__(self) -> str:
         return "pass"
 
@@ -538,6 +858,23 @@ def loss(cards_left: Sequence[Card], options: Big2Options = DEFAULT_OPTIONS) -> 
     return Loss(count, twos, multiplier, count * multiplier)
 
 
+_TWOS = 0xF << 48
+"""The four 2s (rank index 12) in any suit order."""
+
+
+def _loss(mask: int, options: Big2Options) -> Loss:
+    """:func:`loss` of the cards of a mask, counted on the mask."""
+    count = mask.bit_count()
+    twos = (mask & _TWOS).bit_count()
+    if options.scoring == "pagat":
+        multiplier = 1 if count <= 9 else 2 if count <= 12 else 3
+    else:
+        multiplier = (2 if count > 9 else 1) * 2**twos
+    made = _new_object(Loss)
+    made.__dict__.update(cards=count, twos=twos, multiplier=multiplier, points=count * multiplier)
+    return made
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Events
 # ---------------------------------------------------------------------------------------------------------------
@@ -615,7 +952,9 @@ LogEntry = tuple[int, tuple[Card, ...] | None]
 
 
 @dataclass(frozen=True)
-class Big2View:
+class Big2View(Deferred):
+    """What one seat may know. :meth:`Big2State.view` makes it deferred: worked out when first read."""
+
     seat: int | None
     players: int
     options: Big2Options
@@ -706,22 +1045,30 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
 
     def start_deal(self) -> list[Event]:
         """Deal the next deal from :meth:`next_deck`: card ``i`` to seat ``(dealer + 1 + i) % players``."""
-        deck = self.next_deck(standard_deck(), self.rng)
         enc = self.enc
+        if self.planned:
+            order = [enc.to_int[card] for card in self.next_deck(standard_deck(), self.rng)]
+        else:
+            # What next_deck does, on the cards' integers: the shuffle moves places, whatever they hold, so the
+            # same RNG deals the same cards.
+            order = list(enc.from_standard)
+            self.rng.shuffle(order)
         n = self.players
         per_seat = 17 if n == 3 else 13
         hands = [0] * n
         dealer = self.progress.dealer
-        for i in range(per_seat * n):
-            seat = (dealer + 1 + i) % n
-            hands[seat] |= 1 << enc.to_int[deck[i]]
-        lead_bit = 1 << enc.to_int[self.options.lead_card]
+        for first in range(n):
+            hand = 0
+            for v in order[first : per_seat * n : n]:
+                hand |= 1 << v
+            hands[(dealer + 1 + first) % n] = hand
+        lead_bit = 1 << _lead_int(self.options)
         if n == 3:
             # The 52nd card goes to the holder of the starting card (if it is that card: of the lowest dealt).
             dealt = hands[0] | hands[1] | hands[2]
             wanted = lead_bit if dealt & lead_bit else _lowest_bit(dealt)
             holder = next(s for s in range(n) if hands[s] & wanted)
-            hands[holder] |= 1 << enc.to_int[deck[per_seat * n]]
+            hands[holder] |= 1 << order[per_seat * n]
         everything = 0
         for h in hands:
             everything |= h
@@ -739,35 +1086,176 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         self.log = []
         self.start_counts = tuple(h.bit_count() for h in hands)
         started = self.progress.start_round(seats=tuple((dealer + 1 + i) % n for i in range(n)))
-        events: list[Event] = [
-            started,
-            DealStarted(counts=self.start_counts, leader=self.turn, lead_card=enc.to_card[lead_bit.bit_length() - 1]),
-        ]
+        # The events are made without their dataclass __init__, which is slow for a frozen class (each field set
+        # through object.__setattr__); every field is given.
+        opened = _new_object(DealStarted)
+        opened.__dict__.update(
+            audience=None, counts=self.start_counts, leader=self.turn, lead_card=enc.to_card[lead_bit.bit_length() - 1]
+        )
+        events: list[Event] = [started, opened]
         for seat in range(n):
             cards = enc.cards(hands[seat])
-            events.append(HandDealt(seat=seat, cards=cards, count=len(cards), audience=frozenset({seat})))
+            given = _new_object(HandDealt)
+            given.__dict__.update(audience=_ONLY[seat], seat=seat, cards=cards, count=len(cards))
+            events.append(given)
         return events
 
     @property
     def to_move(self) -> int | None:
-        return None if self.over else self.turn
+        return None if self.progress.over else self.turn
 
     def legal_plays(self) -> list[Combo]:
         if self.over:
             return []
-        return legal_plays(self.hands[self.turn], self.table, self.options, self.must_include)
+        return legal_plays(self.hands[self.turn], self.table, self.options, self.must_include, HANDS)
 
     def legal_actions(self) -> list[Big2Action]:
-        if self.over:
+        """The plays of :meth:`legal_plays` (as :func:`play_of` makes them, in the same order), then the pass when
+        one may pass. Singles, pairs and triples are read from tables made once (:class:`_SmallPlays`); five-card
+        hands and the Dragon come from the hand's :class:`HandCombos`."""
+        if self.progress.over:
             return []
-        actions: list[Big2Action] = [Play(c.cards) for c in self.legal_plays()]
-        if self.may_pass:
+        mask = self.hands[self.turn]
+        table = self.table
+        actions: list[Any]
+        if table is None:
+            hand = _HAND_CACHE.get((mask, self.options.suits))
+            if hand is None or hand.mask != mask:
+                hand = HANDS.get(mask, self.options)
+            actions = hand.all_plays()
+            must = self.must_include
+            if must:
+                return [p for p in actions if p.__dict__["_combo"][1] & must]
+            return actions
+        key = table[2]
+        size = table[3]
+        if size <= 3:
+            small = _SMALL_PLAYS[self.options.suits]
+            if size == 1:
+                bytes_ = small.single_bytes
+                above = (mask >> key + 1 << key + 1).to_bytes(7, "little")
+                actions = []
+            else:
+                rank = key >> 2
+                bytes_ = small.set_bytes[size]
+                above = (mask >> 4 * rank + 4 << 4 * rank + 4).to_bytes(7, "little")
+                actions = [play for k, play in small.sets[size][rank][mask >> 4 * rank & 15] if k > key]
+            actions += (
+                *bytes_[0][above[0]],
+                *bytes_[1][above[1]],
+                *bytes_[2][above[2]],
+                *bytes_[3][above[3]],
+                *bytes_[4][above[4]],
+                *bytes_[5][above[5]],
+                *bytes_[6][above[6]],
+            )
+        else:
+            hand = _HAND_CACHE.get((mask, self.options.suits))
+            if hand is None or hand.mask != mask:
+                hand = HANDS.get(mask, self.options)
+            actions = hand.plays_beating(table)
             actions.append(PASS)
+            return actions
+        if mask.bit_count() >= 13:  # the Dragon beats anything
+            actions += HANDS.get(mask, self.options).plays_of(13)
+        actions.append(PASS)
         return actions
+
+    is_over = property(attrgetter("progress.over"), doc="Read without a Python frame: a loop asks at every step.")
+
+    def apply(self, seat: int, action: object) -> list[Event]:
+        """:meth:`GameState.apply`, with a short way for the actions :meth:`legal_actions` made: a play that knows
+        its combination is checked on bitmasks (the seat's turn, its cards in hand, the card a first play must
+        include, the table beaten) and a pass on the table, each check the one the long way makes, so the outcome is
+        the same. Anything else goes the long way, which explains a refusal."""
+        if type(seat) is not int or seat != self.turn or self.progress.over:
+            return self._apply_long(seat, action)
+        kind = type(action)
+        if kind is Play:
+            fields = action.__dict__
+            combo: Combo | None = fields.get("_combo")
+            if combo is None:
+                return self._apply_long(seat, action)
+            name, mask, key, size, suits = combo
+            options = self.options
+            before = self.hands[seat]
+            table = self.table
+            if (
+                suits != options.suits
+                or before & mask != mask
+                or (self.must_include and not mask & self.must_include)
+                or (  # not Combo.beats
+                    table is not None
+                    and not (table[0] != "dragon" if name == "dragon" else size == table[3] and key > table[2])
+                )
+            ):
+                return self._apply_long(seat, action)
+            cards = action.cards  # type: ignore[attr-defined]
+            if options.no_play_after_pass:
+                events = self._play(seat, combo, cards)
+            else:
+                # _play and _advance for the usual rule, inline: after a play nobody has passed, so the turn moves on
+                after = self.hands[seat] = before ^ mask
+                self.played |= mask
+                self.log.append((seat, cards))
+                self.must_include = 0
+                self.table = combo
+                self.table_seat = seat
+                n = self.players
+                self.passed = [False] * n
+                played = _new_object(Played)
+                played.__dict__.update(audience=None, seat=seat, cards=cards, kind=name, left=after.bit_count())
+                if after:
+                    events = [played]
+                    origin = _HAND_CACHE.get((before, suits))
+                    if origin is not None and len(_HAND_CACHE) < HANDS.limit:  # HANDS.after_play
+                        _HAND_CACHE[(after, suits)] = origin._root or origin
+                    self.turn = (seat + 1) % n
+                else:
+                    events = [played, *self._end_deal(seat)]
+        elif kind is PassTurn and self.table is not None:
+            # _pass and _advance, inline
+            passed = self.passed
+            passed[seat] = True
+            self.log.append((seat, None))
+            event = _new_object(Passed)
+            event.__dict__.update(audience=None, seat=seat)
+            n = self.players
+            table_seat = self.table_seat
+            assert table_seat is not None
+            if sum(passed) - passed[table_seat] == n - 1:  # every other seat has passed
+                self.table = None
+                self.table_seat = None
+                self.passed = [False] * n
+                self.turn = table_seat
+                won = _new_object(RoundWon)
+                won.__dict__.update(audience=None, seat=table_seat)
+                events = [event, won]
+            else:
+                events = [event]
+                nxt = (seat + 1) % n
+                if self.options.no_play_after_pass:
+                    while passed[nxt] and nxt != table_seat:
+                        nxt = (nxt + 1) % n
+                self.turn = nxt
+        else:
+            return self._apply_long(seat, action)
+        self.version += 1
+        self.history += events
+        return events
 
     @property
     def may_pass(self) -> bool:
         return not self.over and self.table is not None
+
+    def coerce_action(self, action: object) -> Big2Action:
+        """The actions :meth:`legal_actions` lists are already this game's, and well formed (their cards come from
+        the deck's encoding): they are taken as they are; anything else is read or checked as ever."""
+        if action is PASS:
+            return PASS
+        if action.__class__ is Play and "_combo" in action.__dict__:
+            return action
+        return super().coerce_action(action)
 
     def validate_action(self, action: Any) -> None:
         if isinstance(action, Play):
@@ -778,19 +1266,25 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
     def check(self, seat: int, action: Big2Action) -> None:
         """Explains a rejected play in words ("a pair of 5s does not beat a pair of 9s")."""
         self.validate_action(action)
-        if self.over:
+        self._legal_combo(seat, action)
+
+    def _legal_combo(self, seat: int, action: Big2Action) -> Combo | None:
+        """:meth:`check` for a well-formed action: the combination a legal play makes, None for a legal pass."""
+        if self.progress.over:
             raise GameOverError("the match is over")
         if seat != self.turn:
             raise NotYourTurnError(f"it is not seat {seat}'s turn (seat {self.turn} is to move)")
         if isinstance(action, PassTurn):
             if self.table is None:
                 raise IllegalActionError("you lead this round: play any combination (you may not pass)")
-            return
-        self.combo_for(seat, action)
+            return None
+        return self._combo_of(seat, action.cards)
 
     def combo_for(self, seat: int, action: Play) -> Combo:
+        return self._combo_of(seat, checked_cards(action.cards))
+
+    def _combo_of(self, seat: int, cards: tuple[Card, ...]) -> Combo:
         enc = self.enc
-        cards = checked_cards(action.cards)
         mask = enc.mask(cards)
         if mask.bit_count() != len(cards):
             raise IllegalActionError("the same card is named twice")
@@ -809,53 +1303,84 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
 
     def _apply(self, action: Big2Action) -> list[Event]:
         seat = self.turn
-        n = self.players
         if isinstance(action, PassTurn):
-            self.passed[seat] = True
-            self.log.append((seat, None))
-            events: list[Event] = [Passed(seat=seat)]
-            return events + self._advance(seat)
+            return self._pass(seat)
         combo = self.combo_for(seat, action)
-        cards = combo.cards
-        self.hands[seat] &= ~combo.mask
-        self.played |= combo.mask
+        return self._play(seat, combo, combo.cards)
+
+    def _apply_long(self, seat: object, action: object) -> list[Event]:
+        """:meth:`GameState.apply` step by step, each check made once (the action read or checked, then the rules),
+        so a refusal raises what it always raised."""
+        checked_seat = self.check_seat(seat)
+        assert checked_seat is not None
+        move = self.coerce_action(action)
+        combo = self._legal_combo(checked_seat, move)
+        events = self._pass(checked_seat) if combo is None else self._play(checked_seat, combo, combo.cards)
+        self.version += 1
+        self.history += events
+        return events
+
+    def _pass(self, seat: int) -> list[Event]:
+        self.passed[seat] = True
+        self.log.append((seat, None))
+        events: list[Event] = [Passed(seat=seat)]
+        won = self._advance(seat)
+        if won is not None:
+            events.append(won)
+        return events
+
+    def _play(self, seat: int, combo: Combo, cards: tuple[Card, ...]) -> list[Event]:
+        """``seat`` plays ``combo`` (legal), whose ``cards`` are lowest first."""
+        before = self.hands[seat]
+        after = self.hands[seat] = before & ~combo[1]
+        self.played |= combo[1]
         self.log.append((seat, cards))
         self.must_include = 0
         self.table = combo
         self.table_seat = seat
         if not self.options.no_play_after_pass:
-            self.passed = [False] * n  # a pass only counts until the next play
-        left = self.hands[seat].bit_count()
-        events = [Played(seat=seat, cards=cards, kind=combo.kind, left=left)]
+            self.passed = [False] * self.players  # a pass only counts until the next play
+        left = after.bit_count()
+        events: list[Event] = [Played(seat=seat, cards=cards, kind=combo[0], left=left)]
         if left == 0:
             return events + self._end_deal(seat)
-        return events + self._advance(seat)
+        if _HAND_CACHE.get((before, self.options.suits)) is not None:
+            HANDS.after_play(before, after, self.options)
+        won = self._advance(seat)
+        if won is not None:
+            events.append(won)
+        return events
 
-    def _advance(self, seat: int) -> list[Event]:
+    def _advance(self, seat: int) -> RoundWon | None:
+        """Pass the turn on; when every seat but the last to play has passed, that seat wins the round."""
         n = self.players
-        assert self.table_seat is not None
-        if all(self.passed[s] for s in range(n) if s != self.table_seat):
-            winner = self.table_seat
+        passed = self.passed
+        table_seat = self.table_seat
+        assert table_seat is not None
+        if sum(passed) - passed[table_seat] == n - 1:  # every other seat has passed
             self.table = None
             self.table_seat = None
             self.passed = [False] * n
-            self.turn = winner
-            return [RoundWon(seat=winner)]
+            self.turn = table_seat
+            return RoundWon(seat=table_seat)
         nxt = (seat + 1) % n
         if self.options.no_play_after_pass:
-            while self.passed[nxt] and nxt != self.table_seat:
+            while passed[nxt] and nxt != table_seat:
                 nxt = (nxt + 1) % n
         self.turn = nxt
-        return []
+        return None
 
     def _end_deal(self, winner: int) -> list[Event]:
         enc = self.enc
         hands = tuple(enc.cards(h) for h in self.hands)
-        losses = tuple(None if s == winner else loss(hands[s], self.options) for s in range(self.players))
+        losses = tuple(None if s == winner else _loss(h, self.options) for s, h in enumerate(self.hands))
         deltas = [-lost.points if lost else 0 for lost in losses]
         deltas[winner] = -sum(deltas)
         totals = tuple(t + d for t, d in zip(self.totals, deltas, strict=True))
-        over = DealOver(winner=winner, hands=hands, losses=losses, deltas=tuple(deltas), totals=totals)
+        over = _new_object(DealOver)  # every field given, without the slow frozen __init__
+        over.__dict__.update(
+            audience=None, winner=winner, hands=hands, losses=losses, deltas=tuple(deltas), totals=totals
+        )
         self.last_deal = over
         events: list[Event] = [over, *self.progress.end_round(winners=(winner,), deltas=deltas)]
         if self.progress.over:
@@ -863,29 +1388,34 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         return events + self.start_deal()
 
     def _view(self, seat: int | None) -> Big2View:
-        enc = self.enc
-        table = self.table
-        return Big2View(
-            seat=seat,
-            players=self.players,
-            options=self.options,
-            deal=self.deal,
-            dealer=self.progress.dealer,
-            hand=enc.cards(self.hands[seat]) if seat is not None else (),
-            counts=tuple(h.bit_count() for h in self.hands),
-            table=TablePlay(table.cards, table.kind) if table is not None else None,
-            table_seat=self.table_seat,
-            passed=tuple(self.passed),
-            to_move=self.to_move,
-            must_include=enc.to_card[self.must_include.bit_length() - 1] if self.must_include else None,
-            opening=enc.to_card[self.opening.bit_length() - 1] if self.opening else None,
-            played=enc.cards(self.played),
-            log=tuple(self.log),
-            start_counts=self.start_counts,
-            totals=tuple(self.totals),
-            last_deal=self.last_deal,
-            over=self.over,
+        """Deferred (see :class:`~engine.game.Deferred`): this takes a snapshot of plain values, and the cards are
+        worked out only if someone reads the view."""
+        progress = self.progress
+        view: Big2View = _new_object(Big2View)  # Big2View.deferred, inline (the view has no field with a default)
+        view.__dict__["_build"] = (
+            _view_fields,
+            (
+                seat,
+                self.players,
+                self.options,
+                progress.round,
+                progress.dealer,
+                tuple(self.hands),
+                self.table,
+                self.table_seat,
+                tuple(self.passed),
+                None if progress.over else self.turn,
+                self.must_include,
+                self.opening,
+                self.played,
+                tuple(self.log),
+                self.start_counts,
+                tuple(progress.totals),
+                self.last_deal,
+                progress.over,
+            ),
         )
+        return view
 
     def clone(self) -> Big2State:
         other = copy.copy(self)
@@ -918,7 +1448,65 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         return standard_deck()
 
 
+def _view_fields(
+    seat: int | None,
+    players: int,
+    options: Big2Options,
+    deal: int,
+    dealer: int,
+    hands: tuple[int, ...],
+    table: Combo | None,
+    table_seat: int | None,
+    passed: tuple[bool, ...],
+    to_move: int | None,
+    must_include: int,
+    opening: int,
+    played: int,
+    log: tuple[LogEntry, ...],
+    start_counts: tuple[int, ...],
+    totals: tuple[int, ...],
+    last_deal: DealOver | None,
+    over: bool,
+) -> dict[str, Any]:
+    """A :class:`Big2View`'s fields from the snapshot :meth:`Big2State._view` took."""
+    enc = _ENCODINGS[options.suits]
+    to_card = enc.to_card
+    return {
+        "seat": seat,
+        "players": players,
+        "options": options,
+        "deal": deal,
+        "dealer": dealer,
+        "hand": enc.cards(hands[seat]) if seat is not None else (),
+        "counts": tuple(h.bit_count() for h in hands),
+        "table": TablePlay(table.cards, table.kind) if table is not None else None,
+        "table_seat": table_seat,
+        "passed": passed,
+        "to_move": to_move,
+        "must_include": to_card[must_include.bit_length() - 1] if must_include else None,
+        "opening": to_card[opening.bit_length() - 1] if opening else None,
+        "played": enc.cards(played),
+        "log": log,
+        "start_counts": start_counts,
+        "totals": totals,
+        "last_deal": last_deal,
+        "over": over,
+    }
+
+
 ALL_CARDS = (1 << 52) - 1
+_ONLY = tuple(frozenset({seat}) for seat in range(4))
+"""Each seat's audience, made once."""
+_LEAD_INTS: dict[tuple[str, str], int] = {}
+
+
+def _lead_int(options: Big2Options) -> int:
+    """The integer of the card whose holder leads (the options hold it as text)."""
+    key = (options.suits, options.lead)
+    found = _LEAD_INTS.get(key)
+    if found is None:
+        found = _LEAD_INTS[key] = encoding(options).to_int[options.lead_card]
+    return found
 
 
 def _lowest_bit(mask: int) -> int:
@@ -1116,7 +1704,7 @@ class Big2Game(Game[Big2Options, Big2View, Big2Action]):
         self.check_players(players)
         if not isinstance(options, Big2Options):
             raise OptionError(f"not Big Two options: {echo(options)}")
-        scenario = scenario or Scenario()
+        scenario = scenario or _NO_SCENARIO
         for deck in scenario.decks:
             _check_deck(deck)
         if scenario.dealer is None:
@@ -1138,7 +1726,8 @@ class Big2Game(Game[Big2Options, Big2View, Big2Action]):
             rng=rng,
             progress=MatchProgress.starting(players, match_rule(options), dealer, totals),
         )
-        state.planned = [tuple(deck) for deck in scenario.decks]
+        if scenario.decks:
+            state.planned = [tuple(deck) for deck in scenario.decks]
         state.history.extend(state.start_deal())
         return state
 
@@ -1198,6 +1787,9 @@ class Big2Game(Game[Big2Options, Big2View, Big2Action]):
             RoundWon,
             DealOver,
         )
+
+
+_NO_SCENARIO = Scenario()
 
 
 def _check_cards(cards: Sequence[Card], what: str) -> None:

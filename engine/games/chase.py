@@ -34,6 +34,7 @@ from engine.cards import Card, Rank, Suit, sort_key, standard_deck
 from engine.errors import InvalidActionError, OptionError, echo
 from engine.events import Event
 from engine.game import (
+    Deferred,
     Game,
     GameEntry,
     GameState,
@@ -320,7 +321,7 @@ class Knowledge:
 
 
 @dataclass(frozen=True)
-class ChaseView:
+class ChaseView(Deferred):
     """Everything one seat may know. Built by :meth:`ChaseState.view`; holds no card the seat may not see."""
 
     seat: int | None
@@ -589,24 +590,28 @@ class ChaseState(GameState[ChaseOptions, ChaseView, ChaseAction]):
 
     # -- views -----------------------------------------------------------------------------------------------
     def _view(self, seat: int | None) -> ChaseView:
+        """Deferred (see :class:`~engine.game.Deferred`): a snapshot of plain values now, sorted and worked out
+        only if someone reads the view."""
         k = self.knowledge[self.players if seat is None else seat] if self.knowledge else Knowledge()
-        return ChaseView(
-            seat=seat,
-            players=self.players,
-            options=self.options,
-            hand=self.hand,
-            dealer=self.dealer,
-            lives=tuple(self.lives),
-            pot=self.pot,
-            order=self.order,
-            turn=self.turn,
-            to_move=self.to_move,
-            acted=tuple(self.acted),
-            known=tuple(sorted(k.known.items())),
-            not_king=frozenset(k.not_king),
-            gone=tuple(sorted(k.gone, key=sort_key)),
-            legal=tuple(self.legal_actions()) if seat is not None and seat == self.to_move else (),
-            winner=self.winner,
+        to_move = self.to_move
+        return ChaseView.deferred(
+            _view_fields,
+            seat,
+            self.players,
+            self.options,
+            self.hand,
+            self.dealer,
+            tuple(self.lives),
+            self.pot,
+            self.order,
+            self.turn,
+            to_move,
+            tuple(self.acted),
+            tuple(k.known.items()),
+            frozenset(k.not_king),
+            tuple(k.gone),
+            self._card(seat) if seat is not None and seat == to_move else None,
+            self.winner,
         )
 
     def determinize(self, seat: int, rng: random.Random) -> ChaseState:
@@ -661,6 +666,51 @@ def _legal(seat: int, dealer: int, card: Card, options: ChaseOptions, king_shown
     if king_shown_left:
         return [ChaseAction.STAY]
     return [ChaseAction.STAY, ChaseAction.TRADE]
+
+
+def _view_fields(
+    seat: int | None,
+    players: int,
+    options: ChaseOptions,
+    hand: int,
+    dealer: int,
+    lives: tuple[int, ...],
+    pot: int,
+    order: tuple[int, ...],
+    turn: int,
+    to_move: int | None,
+    acted: tuple[Acted | None, ...],
+    known: tuple[tuple[int, Card], ...],
+    not_king: frozenset[int],
+    gone: tuple[Card, ...],
+    card: Card | None,
+    winner: int | None,
+) -> dict[str, Any]:
+    """A :class:`ChaseView`'s fields from the snapshot :meth:`ChaseState._view` took (``card``: the seat's own
+    card when it is to move, from which its legal actions follow)."""
+    legal: tuple[ChaseAction, ...] = ()
+    if seat is not None and card is not None:  # ChaseState.legal_actions, on the snapshot
+        shown = dict(known).get(left_of(seat, lives))
+        king_left = options.kings_face_up and shown is not None and shown.rank is Rank.KING
+        legal = tuple(_legal(seat, dealer, card, options, king_left))
+    return {
+        "seat": seat,
+        "players": players,
+        "options": options,
+        "hand": hand,
+        "dealer": dealer,
+        "lives": lives,
+        "pot": pot,
+        "order": order,
+        "turn": turn,
+        "to_move": to_move,
+        "acted": acted,
+        "known": tuple(sorted(known)),
+        "not_king": not_king,
+        "gone": tuple(sorted(gone, key=sort_key)),
+        "legal": legal,
+        "winner": winner,
+    }
 
 
 ACTION_WORDS = {"s": "stay", "t": "trade", "keep": "stay", "pass": "stay", "exchange": "trade", "deck": "swap"}

@@ -43,6 +43,7 @@ from engine.cards import Card, Rank, deck, sort_key
 from engine.errors import InvalidActionError, OptionError, echo
 from engine.events import Event
 from engine.game import (
+    Deferred,
     Figures,
     Game,
     GameState,
@@ -97,6 +98,11 @@ RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
 """The 13 ranks a card (or a named Joker) can have, Ace first."""
 COMEBACK = 2
 """Cards a returning player draws."""
+
+
+def _view_fields(hand: tuple[Card, ...]) -> dict[str, Any]:
+    """The field of a :class:`RankView` that :meth:`RankState._view` left to be worked out when read."""
+    return {"hand": tuple(sorted(hand, key=sort_key))}
 
 
 @dataclass(frozen=True)
@@ -388,7 +394,7 @@ class DealOver(Event):
 # View
 # ---------------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class RankView:
+class RankView(Deferred):
     """What one seat may know: its own hand, every count, the pile's top. Never another hand or the stock."""
 
     seat: int | None
@@ -700,14 +706,17 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
 
     # -- views and copies ----------------------------------------------------------------------------------------
     def _view(self, seat: int | None) -> RankView:
+        """Deferred (see :class:`~engine.game.Deferred`): the seat's hand is copied now and sorted only if someone
+        reads the view."""
         top = self.pile[-1] if self.pile else None
-        return RankView(
+        return RankView.deferred(
+            _view_fields,
+            tuple(self.hands[seat]) if seat is not None else (),
             seat=seat,
             players=self.players,
             deal=self.deal,
             deals=self.options.deals,
             dealer=self.progress.dealer,
-            hand=tuple(sorted(self.hands[seat], key=sort_key)) if seat is not None else (),
             counts=tuple(len(h) for h in self.hands),
             top=top,
             named=self.named if top is not None and top.rank is Rank.JOKER else None,

@@ -47,6 +47,7 @@ from engine.cards import Card, Rank, standard_deck
 from engine.errors import InvalidActionError, OptionError, echo
 from engine.events import Event
 from engine.game import (
+    Deferred,
     Figures,
     Game,
     GameState,
@@ -365,7 +366,7 @@ class DealOver(Event):
 # View
 # ---------------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class TrashView:
+class TrashView(Deferred):
     """Everything public, which in Trash is everything anyone may know: no face-down card is in it, not even for
     its owner, and the stock is only a count."""
 
@@ -420,6 +421,19 @@ def match_rule(options: TrashOptions) -> MatchRule:
 def deck_of(players: int) -> list[Card]:
     """One deck for two players, two shuffled together for three or four."""
     return standard_deck() * (1 if players <= 2 else 2)
+
+
+def _view_fields(
+    layouts: tuple[tuple[Card, ...], ...], face_up: tuple[tuple[bool, ...], ...], discard: tuple[Card, ...]
+) -> dict[str, Any]:
+    """The fields of a :class:`TrashView` that :meth:`TrashState._view` left to be worked out when read."""
+    return {
+        "layouts": tuple(
+            tuple(card if up else None for card, up in zip(layout, ups, strict=True))
+            for layout, ups in zip(layouts, face_up, strict=True)
+        ),
+        "discard": discard,
+    }
 
 
 @dataclass
@@ -652,18 +666,19 @@ class TrashState(GameState[TrashOptions, TrashView, TrashAction]):
 
     # -- views and copies ----------------------------------------------------------------------------------------
     def _view(self, seat: int | None) -> TrashView:
-        return TrashView(
+        """Deferred (see :class:`~engine.game.Deferred`): the layouts and the discard pile are copied now (at C
+        speed) and shown face up or down only if someone reads the view."""
+        return TrashView.deferred(
+            _view_fields,
+            tuple(map(tuple, self.layouts)),
+            tuple(map(tuple, self.face_up)),
+            tuple(self.discard),
             seat=seat,
             players=self.players,
             deal=self.deal,
             first=self.first,
             sizes=tuple(self.sizes),
-            layouts=tuple(
-                tuple(card if up else None for card, up in zip(layout, ups, strict=True))
-                for layout, ups in zip(self.layouts, self.face_up, strict=True)
-            ),
             stock=len(self.stock),
-            discard=tuple(self.discard),
             held=self.held,
             held_from=self.held_from,
             to_move=self.to_move,

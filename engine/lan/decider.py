@@ -57,12 +57,19 @@ def decide_here(request: Decision) -> Action:
     return bot.choose(request.view, request.legal, decision_rng(request.seed, request.seat, request.version))
 
 
-def _serve(conn: Connection) -> None:
-    """The child's loop: one decision per request until the pipe closes. Never writes to the terminal."""
+def _lower_priority(pid: int) -> None:
+    """Give process ``pid`` (0: this one) the bot's scheduling priority, BOT_NICENESS below its parent's: on a busy
+    machine the person's screen comes first; on an idle one this costs nothing."""
     try:
-        os.nice(BOT_NICENESS)  # on a busy machine the person's screen comes first; on an idle one this costs nothing
+        parent = os.getppid() if pid == 0 else os.getpid()
+        os.setpriority(os.PRIO_PROCESS, pid, min(19, os.getpriority(os.PRIO_PROCESS, parent) + BOT_NICENESS))
     except (AttributeError, OSError):
         pass
+
+
+def _serve(conn: Connection) -> None:
+    """The child's loop: one decision per request until the pipe closes. Never writes to the terminal."""
+    _lower_priority(0)  # (the parent did it already, as soon as it started this process: this is the same)
     try:
         while True:
             request = conn.recv()
@@ -101,6 +108,10 @@ class ProcessDecider:
                 process.start()
             finally:
                 sys.stdout, sys.stderr = saved
+            # At once, not when it is ready: starting an interpreter and importing the bots would otherwise take the
+            # processor from the app drawing its first screen.
+            if process.pid is not None:
+                _lower_priority(process.pid)
             child.close()
             self._process, self._conn = process, parent
 

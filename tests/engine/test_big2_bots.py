@@ -6,10 +6,29 @@ import dataclasses
 import random
 
 import pytest
-from big2_helpers import GAME, act, card, opts, position, random_positions
+from big2_helpers import GAME, act, card, cards, opts, position, random_positions
 
-from engine.bots.big2 import HardBig2Bot
-from engine.games.big2 import PASS, Big2State, DealOver, PassTurn, Play
+from engine.bots.big2 import (
+    HardBig2Bot,
+    loss_points,
+    medium_move,
+    plan,
+    rollout,
+    rollout_lookahead,
+)
+from engine.games.big2 import (
+    PASS,
+    Big2Options,
+    Big2State,
+    Combo,
+    DealOver,
+    PassTurn,
+    Play,
+    bits,
+    encoding,
+    legal_plays,
+    loss,
+)
 from engine.registry import difficulties, make_bot
 from engine.table import Table
 
@@ -189,3 +208,170 @@ def test_a_seeded_table_plays_the_same_match_twice() -> None:
         return [type(e).__name__ + str(getattr(e, "cards", "")) for e in state.history]
 
     assert moves() == moves()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# medium's fast rules agree with their plain definition. ``plan`` and ``medium_move`` avoid listing every play of a
+# hand (the search calls them millions of times); these references list them, as the rules read.
+# ---------------------------------------------------------------------------------------------------------------
+BOMB_KINDS = ("four", "straight_flush", "dragon")
+
+
+def ranks_held(mask: int) -> int:
+    return len({v // 4 for v in bits(mask)})
+
+
+def reference_plan(mask: int, options: Big2Options) -> tuple[Combo, ...]:
+    """Five-card hands first, greedily: the one that clears most ranks less one (less 1.5 more when topped by a 2),
+    while that is above zero, the lowest of equal gains, the first the game lists of equal keys; then the rest
+    by rank (a four left over as two pairs), all sorted by their lowest card."""
+    combos: list[Combo] = []
+    remaining = mask
+    while True:
+        best: Combo | None = None
+        best_gain = 0.0
+        for five in (c for c in legal_plays(remaining, None, options) if c.size == 5):
+            gain = ranks_held(remaining) - ranks_held(remaining & ~five.mask) - 1.0
+            if (five.mask.bit_length() - 1) // 4 == 12:
+                gain -= 1.5
+            if gain > best_gain or (best is not None and gain == best_gain and five.key < best.key):
+                best, best_gain = five, gain
+        if best is None:
+            break
+        combos.append(best)
+        remaining &= ~best.mask
+    for rank in range(13):
+        values = [v for v in range(rank * 4, rank * 4 + 4) if remaining >> v & 1]
+        if len(values) == 4:
+            combos.append(Combo("pair", (1 << values[0]) | (1 << values[1]), values[1], 2, options.suits))
+            combos.append(Combo("pair", (1 << values[2]) | (1 << values[3]), values[3], 2, options.suits))
+        elif values:
+            kind = ("single", "pair", "triple")[len(values) - 1]
+            combos.append(Combo(kind, sum(1 << v for v in values), values[-1], len(values), options.suits))
+    combos.sort(key=lambda c: c.mask & -c.mask)
+    return tuple(combos)
+
+
+def reference_medium(mask: int, table: Combo | None, must: int, others_min: int, options: Big2Options) -> Combo | None:
+    legal = legal_plays(mask, table, options, must)
+    if not legal:
+        return None
+    for combo in legal:
+        if combo.mask == mask:
+            return combo
+    my_plan = reference_plan(mask, options)
+    danger = others_min <= 2
+    if table is None:
+        if must:
+            own = [c for c in my_plan if c.mask & must and c in legal]
+            return own[0] if own else max(legal, key=lambda c: (c.size, -c.key))
+        if others_min == 1:
+            multi = [c for c in my_plan if c.size > 1]
+            return multi[0] if multi else max(my_plan, key=lambda c: c.key)
+        return my_plan[0]
+    in_plan = [c for c in my_plan if c.size == table.size and c.beats(table)]
+    if table.size == 1 and danger:
+        return max(legal, key=lambda c: c.key if c.size == 1 else -1)
+    if in_plan:
+        choice = min(in_plan, key=lambda c: c.key)
+        controls = choice.kind in BOMB_KINDS or (choice.mask.bit_length() - 1) // 4 == 12
+        return None if controls and not danger and len(my_plan) > 3 else choice
+    if danger or len(my_plan) <= 2:
+        return min(legal, key=lambda c: (c.kind in BOMB_KINDS, c.key))
+    return None
+
+
+def random_hand(rng: random.Random) -> int:
+    """A hand of 1 to 17 cards; a third of them heavy in one suit or in pairs, where five-card hands abound."""
+    size = rng.randint(1, 17)
+    style = rng.randrange(3)
+    if style == 0:
+        values = rng.sample(range(52), size)
+    elif style == 1:
+        suit = rng.randrange(4)
+        values = rng.sample(range(suit, 52, 4), min(size, 9)) + rng.sample(range(52), size // 3)
+    else:
+        values = [r * 4 + s for r in rng.sample(range(13), 5) for s in rng.sample(range(4), rng.randint(2, 3))]
+    return sum(1 << v for v in set(values))
+
+
+@pytest.mark.parametrize("suits", ["seed", "standard"])
+def test_plan_matches_its_plain_definition(suits: str) -> None:
+    options = Big2Options(suits=suits)
+    rng = random.Random(suits)
+    for _ in range(400):
+        hand = random_hand(rng)
+        assert plan(hand, options) == reference_plan(hand, options), encoding(options).cards(hand)
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "3C 4C 4D 5C 6C 6D 7C",  # the first straight to the 7C is a straight flush: the next one takes the 6D
+        "3C 4C 4D 5C 5S 6C 7C 9H",
+        "AC 2C 2D 3C 4C 5C 5H 8S",  # A2345: the 2 is not the top card, but the straight holds one
+        "10S JS QS KS AS AD 3C 3D",  # a straight flush, or the straight that keeps it
+        "5C 5D 5H 9S 9D KH KS 2S 2D",  # full houses: which pair goes with the three
+        "7C 7D 7H 7S 3D 8C 2H",  # four of a kind and its single
+        "3H 5H 7H 9H JH KH 2H 4S",  # a flush of seven: which five
+    ],
+)
+@pytest.mark.parametrize("suits", ["seed", "standard"])
+def test_plan_of_hands_rich_in_five_card_hands(hand: str, suits: str) -> None:
+    options = Big2Options(suits=suits)
+    hand_mask = encoding(options).mask(cards(hand))
+    assert plan(hand_mask, options) == reference_plan(hand_mask, options)
+
+
+@pytest.mark.parametrize("suits", ["seed", "standard"])
+def test_medium_move_matches_its_plain_definition(suits: str) -> None:
+    """On hands of every size, against tables of every kind, with and without the lead card to include, and with
+    the others holding 1, 2 or more cards; twice, so the cached answer is checked too."""
+    options = Big2Options(suits=suits)
+    rng = random.Random(suits)
+    cases = []
+    for _ in range(400):
+        hand = random_hand(rng)
+        other = random_hand(rng) & ~hand
+        tables = legal_plays(other, None, options) if other else []
+        table = rng.choice(tables) if tables and rng.random() < 0.8 else None
+        must = 0
+        if table is None and rng.random() < 0.2:
+            must = hand & -hand
+        cases.append((hand, table, must, rng.choice([1, 2, 3, 7])))
+    for _ in range(2):
+        for hand, table, must, others_min in cases:
+            expected = reference_medium(hand, table, must, others_min, options)
+            assert medium_move(hand, table, must, others_min, options) == expected, (hand, table, must, others_min)
+
+
+def test_loss_points_counts_like_the_game() -> None:
+    rng = random.Random(2)
+    for options in (Big2Options(), Big2Options(scoring="pagat"), Big2Options(suits="standard")):
+        enc = encoding(options)
+        for _ in range(300):
+            left = random_hand(rng) & ((1 << 52) - 1)
+            assert loss_points(left, options) == loss(enc.cards(left), options).points
+
+
+def test_the_lookahead_playout_finishes_the_deal() -> None:
+    """From random positions, the playout where one seat looks a play ahead ends with someone out of cards; with
+    no cards to look ahead at, it is the plain playout."""
+    options = Big2Options()
+    for state in random_positions(30, 23, [()], steps=(0, 40)):
+        seat = state.to_move
+        assert seat is not None
+        start = (list(state.hands), state.table, state.table_seat, list(state.passed), seat, state.must_include)
+
+        def won(winner: int, left: list[int], me: int = seat) -> float:
+            return 1.0 if winner == me else 0.0
+
+        plain = rollout(list(start[0]), start[1], start[2], list(start[3]), start[4], start[5], options)
+        same = rollout_lookahead(
+            list(start[0]), start[1], start[2], list(start[3]), start[4], start[5], options, seat, 0, won
+        )
+        assert same == plain
+        winner, left = rollout_lookahead(
+            list(start[0]), start[1], start[2], list(start[3]), start[4], start[5], options, seat, 13, won
+        )
+        assert left[winner] == 0 and all(left[s] for s in range(len(left)) if s != winner)

@@ -255,14 +255,21 @@ def test_bots_in_a_child_process_play_exactly_as_in_this_one(hosts: list[TableHo
     assert here == there and len(here) > 20
 
 
-def test_closing_a_process_decider_stops_its_decision_at_once() -> None:
-    table = Table.create("big2", players=4, seed=12, bots=["hard"] * 4)
+def _opening_decision(seed: int) -> Decision:
+    """The hard Big Two bot's first decision of the deal dealt from ``seed``."""
+    table = Table.create("big2", players=4, seed=seed, bots=["hard"] * 4)
     state = table.state
     seat = state.to_move
     assert seat is not None
-    request = Decision("big2", "hard", state.view(seat), tuple(state.legal_actions()), 12, seat, 0)
+    return Decision("big2", "hard", state.view(seat), tuple(state.legal_actions()), seed, seat, 0)
+
+
+def test_closing_a_process_decider_stops_its_decision_at_once() -> None:
+    request = _opening_decision(12)
     decider = ProcessDecider()
-    decider.decide(request)  # warm: the child has started and imported the engine
+    # Warm on another deal: the child has started and imported the engine, but has not seen this position (the
+    # bot's caches would make a second look at the same one too quick to interrupt).
+    decider.decide(_opening_decision(13))
     outcome: list[object] = []
 
     def decide() -> None:
@@ -273,7 +280,7 @@ def test_closing_a_process_decider_stops_its_decision_at_once() -> None:
 
     worker = threading.Thread(target=decide, daemon=True)
     worker.start()
-    time.sleep(0.05)  # the hard bot takes a few hundred milliseconds: it is thinking now
+    time.sleep(0.05)  # the hard bot takes over 100 milliseconds here: it is thinking now
     begin = time.perf_counter()
     decider.close()
     worker.join(2)

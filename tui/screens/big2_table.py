@@ -30,12 +30,14 @@ from tui.describe import and_list, count_of, who
 from tui.describe_big2 import cards_text, describe_big2, play_words, signed
 from tui.faces import card_text
 from tui.screens.big2_scoring import Big2ScoringScreen
+from tui.screens.quick import unfocusable
 from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.widgets.big2_seats import Big2Seats
 from tui.widgets.card import FaceSize, card_markup, faces_fitting
 from tui.widgets.event_log import EventLog
 from tui.widgets.hand import HandStrip
+from tui.widgets.quiet import set_border, set_text
 from tui.widgets.room import TableRoom
 
 TURN_ACTIONS = ("play", "pass_turn", "hint")
@@ -91,9 +93,10 @@ class Big2TableScreen(SessionScreen):
                     yield Static("", id="b2-play")
                     yield Static("", id="b2-turn")
                     with Horizontal(id="b2-actions"):
-                        yield Button("Play (p)", id="b2-play-button", variant="primary", compact=True)
-                        yield Button("Pass (x)", id="b2-pass-button", compact=True)
-                        yield Button("Hint (h)", id="b2-hint-button", compact=True)
+                        # The buttons take no focus: enter and space belong to the hand.
+                        yield unfocusable(Button("Play (p)", id="b2-play-button", variant="primary", compact=True))
+                        yield unfocusable(Button("Pass (x)", id="b2-pass-button", compact=True))
+                        yield unfocusable(Button("Hint (h)", id="b2-hint-button", compact=True))
                 yield EventLog(id="log")
             yield Static("", id="b2-status")
             yield HandStrip(id="hand")
@@ -114,8 +117,6 @@ class Big2TableScreen(SessionScreen):
 
     def set_up(self) -> None:
         self.query_one(EventLog).can_focus = False
-        for button in self.query(Button):
-            button.can_focus = False  # enter and space belong to the hand
         self.query_one("#b2-felt").border_title = "On the table"
         enc = big2_encoding(self.options)
         hand = self.query_one(HandStrip)
@@ -182,12 +183,15 @@ class Big2TableScreen(SessionScreen):
         hand.show(view.hand)
         order = "rank" if hand.sort == "rank" else "suit"
         me = who(self.me, self.names, self.me, start=True) if self.me is not None else "Watching"
-        hand.border_title = Content(f"{me} · {count_of(len(view.hand), 'card')} · by {order} (o)")
         mine = view.totals[self.me] if self.me is not None else 0
-        hand.border_subtitle = f"total {signed(mine)} · deal {view.deal} of {view.options.deals}"
+        set_border(
+            hand,
+            Content(f"{me} · {count_of(len(view.hand), 'card')} · by {order} (o)"),
+            f"total {signed(mine)} · deal {view.deal} of {view.options.deals}",
+        )
         hand.set_class(view.to_move == self.me, "-to-move")
-        self.query_one("#b2-play", Static).update(self._table_text(view))
-        self.query_one("#b2-turn", Static).update(self._turn_text(view))
+        set_text(self.query_one("#b2-play", Static), self._table_text(view))
+        set_text(self.query_one("#b2-turn", Static), self._turn_text(view))
         self.query_one("#b2-pass-button", Button).disabled = not self._may("pass_turn")
         self.query_one("#b2-hint-button", Button).disabled = not self._may("hint")
         self._show_status()
@@ -247,7 +251,7 @@ class Big2TableScreen(SessionScreen):
 
     def _show_status(self) -> None:
         status = self.query_one("#b2-status", Static)
-        status.update(self._message if self._message is not None else self._selection_text())
+        set_text(status, self._message if self._message is not None else self._selection_text())
         self.query_one("#b2-play-button", Button).disabled = not self._may("play")
         self.refresh_bindings()
 

@@ -16,10 +16,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from tui.messages import MainMenu
 from tui.screens.session_screen import SessionScreen
+from tui.widgets.key_footer import KeyFooter
 
 Where = Literal["quit", "menu"]
 
@@ -47,7 +48,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(id="confirm-buttons"):
                 yield Button(f"{self.yes} (y)", id="yes", variant="error", compact=True)
                 yield Button(f"{self.no} (n)", id="no", variant="primary", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()  # Enter on the focused button: staying is the safe default

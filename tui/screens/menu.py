@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from engine.errors import ParlourError
 from engine.game import GameEntry
@@ -31,9 +31,10 @@ from engine.registry import difficulties, get_entry
 from tui.faces import card_text, suit_symbol
 from tui.games import table_entries
 from tui.messages import PlayConfig, StartGame
-from tui.screens.rules import RulesScreen
+from tui.screens.quick import StyledOnce
 from tui.screens.settings import app_settings, open_settings
 from tui.settings import Settings
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.title_bar import TitleBar
 
 
@@ -158,7 +159,7 @@ def _exclude(entry: GameEntry, a: str, b: str) -> bool:
     return first is not None and second is not None and (b in first.excludes or a in second.excludes)
 
 
-class MenuScreen(Screen[None]):
+class MenuScreen(StyledOnce, Screen[None]):
     AUTO_FOCUS = "#start"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.quit", "Quit"),
@@ -238,7 +239,7 @@ class MenuScreen(Screen[None]):
                 yield Button("Rules", id="rules")
                 yield Button("Settings", id="settings")
                 yield Button("Quit", id="quit", variant="error")
-        yield Footer()
+        yield KeyFooter()
 
     async def on_mount(self) -> None:
         self.sub_title = "Main menu"
@@ -356,6 +357,8 @@ class MenuScreen(Screen[None]):
         except ParlourError as err:
             self.notify(str(err), severity="error", markup=False)
             return
+        from tui.screens.rules import RulesScreen  # (with the Markdown widget and its parser: loaded when first asked)
+
         self.app.push_screen(RulesScreen(entry.game.rules_summary(options)))
 
     def action_settings(self) -> None:

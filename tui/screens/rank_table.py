@@ -44,12 +44,14 @@ from engine.session import Session, Snapshot
 from tui.describe import who, winner_sentence
 from tui.describe_rank import RankNarrator, options_text, penalty_text, top_text
 from tui.faces import card_text
+from tui.screens.quick import unfocusable
 from tui.screens.rank_dialogs import FollowUpScreen, JokerNameScreen, RankDealScreen
 from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.widgets.card import FaceSize, faces_row
 from tui.widgets.event_log import EventLog
 from tui.widgets.hand import HandStrip
+from tui.widgets.quiet import set_border, set_text
 from tui.widgets.rank_seats import RankSeats, waiting_on
 from tui.widgets.room import TableRoom
 from tui.widgets.seats import THINKING
@@ -125,9 +127,12 @@ class RankTableScreen(SessionScreen):
                         yield Static("", id="rk-piles")
                     yield Static("", id="rk-turn")
                     with Horizontal(id="rk-actions"):
-                        yield Button("Play (⏎)", id="rk-play", variant="primary", compact=True, disabled=True)
-                        yield Button("Draw (d)", id="rk-draw", compact=True, disabled=True)
-                        yield Button("Pass (x)", id="rk-pass", compact=True, disabled=True)
+                        # The buttons take no focus: enter belongs to the hand.
+                        yield unfocusable(
+                            Button("Play (⏎)", id="rk-play", variant="primary", compact=True, disabled=True)
+                        )
+                        yield unfocusable(Button("Draw (d)", id="rk-draw", compact=True, disabled=True))
+                        yield unfocusable(Button("Pass (x)", id="rk-pass", compact=True, disabled=True))
                 yield EventLog(id="log")
             yield Static("", id="rk-status")
             yield HandStrip(id="hand", single=True)
@@ -149,8 +154,6 @@ class RankTableScreen(SessionScreen):
 
     def set_up(self) -> None:
         self.query_one(EventLog).can_focus = False
-        for button in self.query(Button):
-            button.can_focus = False  # enter belongs to the hand
         self.query_one("#rk-felt").border_title = "The pile"
         self.query_one(HandStrip).set_order(by_rank, by_suit)
 
@@ -228,13 +231,16 @@ class RankTableScreen(SessionScreen):
         self._turn_seen = snapshot.version if mine else None
         me = who(self.me, self.names, self.me, start=True) if self.me is not None else "Watching"
         count = len(view.hand)
-        hand.border_title = Content(f"{me} · {count} card{'s' * (count != 1)} · by {hand.sort} (o)")
         points = view.penalties[self.me] if self.me is not None and self.me < len(view.penalties) else 0
-        hand.border_subtitle = f"{penalty_text(points)} · deal {view.deal} of {view.deals}"
+        set_border(
+            hand,
+            Content(f"{me} · {count} card{'s' * (count != 1)} · by {hand.sort} (o)"),
+            f"{penalty_text(points)} · deal {view.deal} of {view.deals}",
+        )
         hand.set_class(mine, "-to-move")
         self._draw_top()
-        self.query_one("#rk-piles", Static).update(self._piles_text(view))
-        self.query_one("#rk-turn", Static).update(self._turn_text(view, mine, thinking))
+        set_text(self.query_one("#rk-piles", Static), self._piles_text(view))
+        set_text(self.query_one("#rk-turn", Static), self._turn_text(view, mine, thinking))
         legal = set(self.legal)
         self.query_one("#rk-play", Button).disabled = not any(isinstance(a, Play) for a in legal)
         self.query_one("#rk-draw", Button).disabled = DRAW not in legal

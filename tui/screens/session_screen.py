@@ -28,7 +28,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from engine.errors import ParlourError
 from engine.events import Event
@@ -36,6 +36,7 @@ from engine.game import Action
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.messages import EngineEvent, MainMenu, PlayAgain
+from tui.screens.quick import StyledOnce, preset_breakpoints
 from tui.screens.results import MatchSummary, ResultChoice, ResultsScreen
 from tui.widgets.event_log import EventLog
 from tui.widgets.key_footer import KeyFooter
@@ -75,7 +76,7 @@ def turn_keys(*bindings: Binding) -> list[BindingType]:
     return keys
 
 
-class SessionScreen(Screen[None]):
+class SessionScreen(StyledOnce, Screen[None]):
     """The session plumbing of a table: the event queue, the end-of-round hold, the rules pane, the results.
 
     Subclasses must not define ``on_mount`` or ``on_unmount``: Textual calls the handler of every class along the
@@ -157,12 +158,12 @@ class SessionScreen(Screen[None]):
 
     # -- layout and mounting -------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        preset_breakpoints(self)  # before the widgets exist: the first resize then restyles nothing
         yield TitleBar()
         with Horizontal(id="body"):
             with Vertical(id="main"):
                 yield from self.compose_table()
-            with VerticalScroll(id="rules-pane"):
-                yield Markdown(self.rules_markdown, id="rules-text")
+            yield VerticalScroll(id="rules-pane")  # the rules themselves are set the first time it opens
         yield Static("", id="too-small")
         yield KeyFooter()
 
@@ -454,6 +455,12 @@ class SessionScreen(Screen[None]):
 
     # -- the rules pane ------------------------------------------------------------------------------------------
     def action_toggle_rules(self) -> None:
+        if not self.rules_open and not self.query("#rules-text"):
+            # Built on first opening, not with the table: a page of Markdown is dozens of widgets to mount and style
+            # (and a Markdown parser to import) that most games never show.
+            from textual.widgets import Markdown
+
+            self.query_one("#rules-pane", VerticalScroll).mount(Markdown(self.rules_markdown, id="rules-text"))
         self.toggle_class("-rules-open")
 
     @property

@@ -27,6 +27,7 @@ from tui.screens.reveal import HandReveal, RevealScreen
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.widgets.card import BigSize, CardFace
 from tui.widgets.event_log import EventLog
+from tui.widgets.quiet import set_text
 from tui.widgets.room import TableRoom
 from tui.widgets.seats import SeatRing
 
@@ -181,18 +182,18 @@ class TableScreen(SessionScreen):
         card_face = self.query_one("#my-card", CardFace)
         card_face.display = alive
         card_face.show(view.my_card if alive else None)
-        self.query_one("#card-label", Static).update("Your card" if alive else "")
+        set_text(self.query_one("#card-label", Static), "Your card" if alive else "")
         legal = self._legal_names()
         for button in self.query("#stay, #trade, #deck").results(Button):
             button.display = alive  # out of the match: no moves to offer, not even greyed ones
         self.query_one("#stay", Button).disabled = "stay" not in legal
         self.query_one("#trade", Button).disabled = "trade" not in legal
         self.query_one("#deck", Button).disabled = self.deck_action not in legal
-        self.query_one("#status", Static).update(self._status_text(snapshot))
+        set_text(self.query_one("#status", Static), self._status_text(snapshot))
         info = [f"Hand {view.hand}"]
         if getattr(self.options, "preset", None) == "chase":
             info.append(f"Pot {view.pot}")
-        self.query_one("#match-info", Static).update(" · ".join(info))
+        set_text(self.query_one("#match-info", Static), " · ".join(info))
 
     def _status_text(self, snapshot: Snapshot) -> Content:
         view = snapshot.view

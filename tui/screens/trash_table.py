@@ -51,11 +51,13 @@ from engine.session import Session, Snapshot
 from tui.describe import count_of, who, winner_sentence
 from tui.describe_trash import SOURCE_WORDS, TrashNarrator, slot_label, you_first
 from tui.faces import card_text
+from tui.screens.quick import unfocusable
 from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.screens.trash_deal import TrashDealScreen
 from tui.widgets.card import card_markup, empty_face, face_rows
 from tui.widgets.event_log import EventLog
+from tui.widgets.quiet import set_text
 from tui.widgets.room import TableRoom
 from tui.widgets.seats import THINKING
 from tui.widgets.trash_layout import CardSize, LayoutPanel, SlotCard, panel_width
@@ -191,17 +193,20 @@ class TrashTableScreen(SessionScreen):
                         yield LayoutPanel(self.me, "medium", mine=True)
                     yield Static("", id="tr-turn")
                     with Horizontal(id="tr-actions"):
-                        yield Button("Stock (s)", id="tr-stock", variant="primary", compact=True, disabled=True)
-                        yield Button("Discard (d)", id="tr-discard", compact=True, disabled=True)
-                        yield Button("Swap (w)", id="tr-swap", variant="primary", compact=True, disabled=True)
-                        yield Button("Keep (x)", id="tr-keep", compact=True, disabled=True)
+                        # The buttons take no focus: the keys go to the screen's bindings.
+                        yield unfocusable(
+                            Button("Stock (s)", id="tr-stock", variant="primary", compact=True, disabled=True)
+                        )
+                        yield unfocusable(Button("Discard (d)", id="tr-discard", compact=True, disabled=True))
+                        yield unfocusable(
+                            Button("Swap (w)", id="tr-swap", variant="primary", compact=True, disabled=True)
+                        )
+                        yield unfocusable(Button("Keep (x)", id="tr-keep", compact=True, disabled=True))
                 yield EventLog(id="log")
             yield Static("", id="tr-status")
 
     def set_up(self) -> None:
         self.query_one(EventLog).can_focus = False
-        for button in self.query(Button):
-            button.can_focus = False  # keys go to the screen's bindings
 
     @on(TableRoom.Resized)
     def _room_resized(self, message: TableRoom.Resized) -> None:
@@ -343,8 +348,8 @@ class TrashTableScreen(SessionScreen):
                 fresh=self._fresh[1] if self._fresh is not None and self._fresh[0] == seat else None,
                 subtitle=self._seat_subtitle(view, seat, thinking == seat),
             )
-        self.query_one("#tr-piles", Static).update(self._piles_text(view))
-        self.query_one("#tr-turn", Static).update(self._turn_text(view, mine, thinking))
+        set_text(self.query_one("#tr-piles", Static), self._piles_text(view))
+        set_text(self.query_one("#tr-turn", Static), self._turn_text(view, mine, thinking))
         legal = {str(action) for action in self.legal} if live else set()
         self.query_one("#tr-stock", Button).disabled = "stock" not in legal
         self.query_one("#tr-discard", Button).disabled = "discard" not in legal

@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from engine.games.big2 import Big2View
 from tui.describe_big2 import signed
+from tui.widgets.quiet import set_border, set_text
 from tui.widgets.seats import THINKING, TO_PLAY, seat_title
 
 
@@ -22,8 +23,7 @@ class Big2Seat(Static):
         count = view.counts[seat]
         self.set_class(to_move, "-to-move")
         self.set_class(count == 1, "-last-card")
-        self.border_title = seat_title(name, to_move)
-        self.border_subtitle = f"total {signed(view.totals[seat])}"
+        set_border(self, seat_title(name, to_move), f"total {signed(view.totals[seat])}")
         bar = Content.assemble(
             ("▮" * count, "$text-error" if count <= 2 else "$text-primary"), (f" {count} card{'s' * (count != 1)}", "")
         )
@@ -37,7 +37,7 @@ class Big2Seat(Static):
             doing = Content.styled("played last", "$text-muted")
         else:
             doing = Content("")
-        self.update(Content("\n").join([bar, doing]))
+        set_text(self, Content("\n").join([bar, doing]))
 
 
 class Big2Seats(Horizontal):

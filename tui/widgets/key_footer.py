@@ -4,13 +4,15 @@ Textual's Footer takes down and mounts all its keys again each time a screen ref
 refreshes them after every move it draws (what you may do changes), so a Pilot game of Rank built some 850 footer
 keys in 26 turns and spent a quarter of its time styling them, although most moves change no key at all and the
 others only grey or light up a key or two. This footer compares the keys it would show (each key, its words, its
-tooltip) with those it shows: the same keys are greyed or lit in place; only other keys rebuild it.
+tooltip) with those it shows: the same keys are greyed or lit in place; only other keys rebuild it. The menu and the
+question before leaving use it too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey  # Textual is pinned: this private name is stable for us
@@ -26,6 +28,15 @@ class KeyFooter(Footer):
         super().__init__(id=id, classes=classes)
         self._keys: tuple[Hashable, ...] | None = None
         self._enabled: dict[KeyId, bool] = {}
+
+    def compose(self) -> ComposeResult:
+        # Textual's FooterKey starts compact, and each key of a binding is then bound to the footer's (not compact):
+        # its class went on and off again, each time restyling the key, before the first frame. Those keys start as
+        # the footer is instead (the palette's key is not bound, and stays compact).
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                widget.set_reactive(FooterKey.compact, self.compact)
+            yield widget
 
     def keys_shown(self, screen: Screen[object]) -> tuple[tuple[Hashable, ...], dict[KeyId, bool]]:
         """What the footer would show for ``screen``: its keys (key, action, words, tooltip, group) and whether

@@ -13,6 +13,7 @@ from textual.widgets import Static
 from engine.games.rank import RankPhase, RankView
 from tui.describe import who
 from tui.describe_rank import ordinal
+from tui.widgets.quiet import set_border, set_text
 from tui.widgets.seats import THINKING, TO_PLAY, seat_title
 
 PER_ROW = 5
@@ -64,18 +65,17 @@ class RankSeat(Static):
         self.set_class(to_move, "-to-move")
         self.set_class(gone, "-out")
         self.set_class(view.pending == seat, "-pending")
-        self.border_title = seat_title(names[seat], to_move)
         points = view.penalties[seat] if seat < len(view.penalties) else 0
-        self.border_subtitle = f"{points} pt{'s' * (points != 1)}"
+        set_border(self, seat_title(names[seat], to_move), f"{points} pt{'s' * (points != 1)}")
         where = standing(view, seat, names, me, thinking=thinking)
         colour = "$text-error" if count <= 2 else "$text-primary"
         if self.compact:
             if gone or view.pending == seat:
-                self.update(where)
+                set_text(self, where)
             else:
                 room = (self.content_size.width or 12) - len(str(count)) - 1
                 marks = Content.styled("▮" * max(0, min(count, room, BAR)), colour)
-                self.update(Content.assemble(f"{count} ", where if where.plain else marks))
+                set_text(self, Content.assemble(f"{count} ", where if where.plain else marks))
             return
         if gone or view.pending == seat:
             bar = Content.styled("no cards", "$text-muted")
@@ -84,7 +84,7 @@ class RankSeat(Static):
             room = (self.content_size.width or 12) - len(words) - 1
             marks = "▮" * max(0, min(count, room, BAR))
             bar = Content.assemble(words, " ", (marks, colour))
-        self.update(Content("\n").join([bar, where]))
+        set_text(self, Content("\n").join([bar, where]))
 
 
 class RankSeats(Grid):

@@ -63,9 +63,21 @@ class TableRoom(Vertical):
         room: TableRoom
         size: Size
 
+    CHROME_ROWS = 2
+    """Rows of the screen that are not the room's: the title bar and the footer."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.room_size = Size(0, 0)
+        # The classes for the room the table will most likely have (the whole terminal but the title bar and the
+        # footer), set before any widget is mounted: styled once with them, the widgets need no second styling
+        # when the first layout gives the room its size (which corrects them if the guess was wrong).
+        try:
+            width, height = self.app.size
+        except RuntimeError:  # no app running (a widget made outside one)
+            return
+        if width and height:
+            self.update_classes(room_classes(Size(width, height - self.CHROME_ROWS)), update=False)
 
     def on_resize(self, event: events.Resize) -> None:
         size = event.size

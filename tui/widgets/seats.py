@@ -13,6 +13,7 @@ from textual.widgets import Static
 from engine.cards import Card
 from tui.describe import acted_text
 from tui.widgets.card import card_markup, face_rows
+from tui.widgets.quiet import set_border, set_text
 
 THINKING = Content.styled("thinking…", "italic $text-accent")
 """How a seat shows that its computer player is choosing, at every table."""
@@ -52,8 +53,7 @@ class SeatBox(Static):
         self.set_class(to_move, "-to-move")
         self.set_class(seat == me, "-me")
         self.set_class(seat == view.dealer, "-dealer")
-        self.border_title = seat_title(name, to_move)
-        self.border_subtitle = "dealer" if seat == view.dealer and alive else ""
+        set_border(self, seat_title(name, to_move), "dealer" if seat == view.dealer and alive else "")
         known = dict(view.known) if revealed is None else revealed
         if not alive:
             lives = Content.styled("out", "$text-disabled")
@@ -81,7 +81,7 @@ class SeatBox(Static):
             doing = TO_PLAY
         else:
             doing = Content("")
-        self.update(Content("\n").join([lives, card, doing]))
+        set_text(self, Content("\n").join([lives, card, doing]))
 
 
 class SeatRing(Grid):

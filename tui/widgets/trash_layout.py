@@ -23,6 +23,7 @@ from textual.widgets import Static
 from engine.cards import Card, Rank
 from tui.describe_trash import slot_label
 from tui.faces import card_style, card_text
+from tui.widgets.quiet import set_border, set_text
 from tui.widgets.seats import seat_title
 
 CardSize = Literal["small", "medium", "large", "xl"]
@@ -117,7 +118,9 @@ class SlotCard(Static):
             self.slot = slot
 
     def __init__(self, seat: int, slot: int, size: CardSize) -> None:
-        super().__init__(id=f"slot-{seat}-{slot}", classes="tr-slot")
+        # Face down, as every slot is dealt: the first show() of a face-down card then changes no class (a class
+        # change after the mount is a restyle).
+        super().__init__(id=f"slot-{seat}-{slot}", classes="tr-slot -down")
         self.seat = seat
         self.slot = slot
         self.card_size: CardSize = size
@@ -135,7 +138,7 @@ class SlotCard(Static):
         self._shown = key
         self.card_size = size
         self.update_classes({"-down": card is None, "-king": is_king(card)})  # one restyle, and only if changed
-        self.update(card_content(self.slot, card, size))
+        set_text(self, card_content(self.slot, card, size))
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -151,7 +154,7 @@ class LayoutPanel(Vertical):
     """
 
     def __init__(self, seat: int, size: CardSize, *, mine: bool = False) -> None:
-        classes = "tr-layout" + (" -mine" if mine else "")
+        classes = "tr-layout" + (" -mine" if mine else "") + f" -{size}"  # styled with its size from the start
         super().__init__(id=f"layout-{seat}", classes=classes)
         self.seat = seat
         self.card_size: CardSize = size
@@ -189,8 +192,7 @@ class LayoutPanel(Vertical):
         ``picking``: the face-down slots are offered to click (a King is to be placed); ``fresh``: the slot that
         changed last (drawn brighter while a chain plays)."""
         self.set_class(to_move, "-to-move")
-        self.border_title = seat_title(name, to_move)
-        self.border_subtitle = Content(subtitle)
+        set_border(self, seat_title(name, to_move), Content(subtitle))
         for card_widget in self.query(SlotCard):
             slot = card_widget.slot
             shown = slot <= len(layout)

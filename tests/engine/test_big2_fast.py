@@ -1,0 +1,127 @@
+"""Big Two's fast paths give what the plain definitions give (issue 12: the engine 8x a reference engine).
+
+``legal_actions`` reads singles, pairs and triples from tables made once and filters five-card hands from the hand
+the seat was dealt; ``apply`` checks a listed action on bitmasks. Each is compared here with the plain definition:
+the legal actions are the plays of ``legal_plays`` then the pass; a listed play does to the state exactly what the
+same cards typed by a person do; a hand's combinations filtered from a bigger hand are those built from scratch.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import pytest
+from big2_helpers import GAME, VARIANT_KEYS, opts, random_positions, snapshot
+
+import engine.registry  # noqa: F401  (registers the games with the codec)
+from engine import codec
+from engine.errors import NotYourTurnError
+from engine.games.big2 import (
+    PASS,
+    Big2State,
+    ComboCache,
+    HandCombos,
+    PassTurn,
+    Play,
+    encoding,
+    play_of,
+)
+
+VARIANT_SETS = [(), *[(key,) for key in VARIANT_KEYS], ("taiwan", "no-play-after-pass")]
+
+
+def plain_legal_actions(state: Big2State) -> list[object]:
+    """The definition the fast ``legal_actions`` must keep: every legal combination, then the pass if allowed."""
+    actions: list[object] = [Play(c.cards) for c in state.legal_plays()]
+    if state.may_pass:
+        actions.append(PASS)
+    return actions
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_legal_actions_are_the_legal_plays_in_order_then_the_pass(seed: int) -> None:
+    for state in random_positions(60, seed, VARIANT_SETS, steps=(0, 60)):
+        fast = state.legal_actions()
+        assert fast == plain_legal_actions(state)
+        assert [str(a) for a in fast] == [str(a) for a in plain_legal_actions(state)]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_listed_play_does_what_the_same_cards_typed_do(seed: int) -> None:
+    """The short way (a play that knows its combination, the pass) and the long way (text, a Play of cards in any
+    order) leave equal states and make equal events, whatever is chosen."""
+    rng = random.Random(seed)
+    for state in random_positions(40, seed, VARIANT_SETS, steps=(0, 40)):
+        listed = rng.choice(state.legal_actions())
+        typed: object = "pass" if listed is PASS else " ".join(str(c) for c in reversed(listed.cards))  # type: ignore[union-attr]
+        seat = state.to_move
+        short, long = state.clone(), state.clone()
+        assert short.apply(seat, listed) == long.apply(seat, typed)  # type: ignore[arg-type]
+        assert vars(short) | {"rng": None} == vars(long) | {"rng": None}
+        assert [codec.dumps(e) for e in short.history] == [codec.dumps(e) for e in long.history]
+
+
+def test_a_listed_play_is_refused_like_any_other_once_it_is_not_legal() -> None:
+    state = random_positions(1, 7, [()], steps=(0, 1))[0]
+    seat = state.to_move
+    assert seat is not None
+    play = state.legal_actions()[0]
+    other = (seat + 1) % state.players
+    before = snapshot(state)
+    with pytest.raises(NotYourTurnError, match="not seat"):
+        state.apply(other, play)
+    assert snapshot(state) == before
+
+
+def test_play_of_is_a_play_of_the_same_cards() -> None:
+    options = opts()
+    hand = HandCombos(encoding(options).mask(GAME.new_match(4, options, random.Random(3)).zones()["hand 0"]), options)
+    for combo in hand.all():
+        made = play_of(combo)
+        plain = Play(combo.cards)
+        assert made == plain and hash(made) == hash(plain) and str(made) == str(plain)
+        assert codec.dumps(made) == codec.dumps(plain)
+        assert pickle.loads(pickle.dumps(play_of(combo))) == plain
+        assert copy.deepcopy(play_of(combo)) == plain
+
+
+def test_there_is_one_pass() -> None:
+    assert PassTurn() is PASS
+    assert codec.decode(codec.encode(PASS)) is PASS
+    assert pickle.loads(pickle.dumps(PASS)) is PASS and copy.deepcopy(PASS) is PASS
+    assert PassTurn() == PASS and hash(PassTurn()) == hash(PASS)
+
+
+@pytest.mark.parametrize("suits", ["seed", "standard"])
+def test_a_smaller_hand_filters_the_combinations_of_the_bigger_one(suits: str) -> None:
+    """Removing cards from a hand keeps the rest of its combinations, in the same order, as building them anew."""
+    options = opts("standard-suits") if suits == "standard" else opts()
+    rng = random.Random(11)
+    for _ in range(150):
+        dealt = sum(1 << v for v in rng.sample(range(52), 13))
+        root = HandCombos(dealt, options)
+        root.all()  # every size built on the dealt hand
+        hand = dealt
+        while hand:
+            lost = rng.choice([v for v in range(52) if hand >> v & 1])
+            hand &= ~(1 << lost)
+            derived, fresh = HandCombos(hand, options, root), HandCombos(hand, options)
+            for size in (1, 2, 3, 5, 13):
+                assert derived.of_size(size) == fresh.of_size(size)
+                assert derived.plays_of(size) == fresh.plays_of(size)
+            assert derived.all_plays() == fresh.all_plays()
+
+
+def test_the_cache_remembers_where_a_hand_came_from() -> None:
+    options = opts()
+    cache = ComboCache()
+    dealt = sum(1 << v for v in range(0, 52, 4))
+    root = cache.get(dealt, options)
+    root.of_size(5)
+    smaller = dealt & ~1
+    cache.after_play(dealt, smaller, options)
+    hand = cache.get(smaller, options)
+    assert hand.mask == smaller and hand is cache.get(smaller, options)
+    assert hand.of_size(5) == HandCombos(smaller, options).of_size(5)

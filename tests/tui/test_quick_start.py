@@ -1,0 +1,142 @@
+"""Starting and quitting at Textual's own pace: only what the first screen needs is imported or built, a table is
+styled once when it opens, the parsed stylesheets are kept between runs, and ctrl+q ends the process at once with
+the terminal left as it was found (issue 12)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import textual.css.stylesheet
+from textual.dom import DOMNode
+from textual.widgets import Markdown
+from tui_helpers import my_turn, session_screen, wait_for
+
+from tui.app import ParlourApp, PlayConfig
+from tui.bench.app import MENU_MARKER, app_argv, hand_update, quit_time, static_update
+from tui.css_cache import ParsedCss
+from tui.screens.session_screen import SessionScreen
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _modules_after(code: str) -> set[str]:
+    """The modules loaded in a fresh interpreter after ``code``."""
+    shown = f"{code}; import sys; print('\\n'.join(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", shown], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split())
+
+
+def test_the_app_loads_no_table_nor_menu_nor_markdown_before_it_shows_one() -> None:
+    loaded = _modules_after("import tui.cli, tui.app")
+    screens = {name for name in loaded if name.startswith("tui.screens.")}
+    assert not {name for name in screens if name.endswith("_table") or name == "tui.screens.table"}
+    assert not {"tui.screens.menu", "tui.screens.rules", "tui.screens.stats"} & screens
+    assert "markdown_it" not in loaded and "engine.simulate" not in loaded
+
+
+def test_a_table_loads_its_own_screen_only() -> None:
+    loaded = _modules_after(
+        "from engine.registry import get_entry; from tui.games import screen_class; screen_class(get_entry('big2'))"
+    )
+    assert "tui.screens.big2_table" in loaded
+    assert not {"tui.screens.table", "tui.screens.trash_table", "tui.screens.rank_table"} & loaded
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_table_is_styled_once_when_it_opens(size: tuple[int, int]) -> None:
+    """No restyle of the whole table once its widgets are mounted: not when it is shown (ScreenResume), not on the
+    first resize (its -narrow/-wide class is set before its widgets exist, when restyling it is restyling one node)."""
+    restyled: list[tuple[DOMNode, int]] = []
+    app = ParlourApp(start=PlayConfig(game="big2", players=4, seed=3, difficulty="easy"), pace=0)
+    update_styles = app.update_styles
+
+    def noting(node: DOMNode, animate: bool = True) -> None:
+        restyled.append((node, len(node.walk_children())))
+        update_styles(node, animate=animate)
+
+    app.update_styles = noting  # type: ignore[method-assign]
+    async with app.run_test(size=size) as pilot:
+        assert await wait_for(pilot, lambda: my_turn(pilot))
+        table = session_screen(pilot)
+        assert table.has_class("-wide" if size[0] >= 120 else "-narrow")
+        assert [widgets for node, widgets in restyled if node is table] == [0]  # its classes, set in compose
+
+
+async def test_the_rules_pane_is_built_when_first_opened() -> None:
+    app = ParlourApp(start=PlayConfig(game="chase", players=3, seed=5, difficulty="easy"), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        table = session_screen(pilot)
+        assert not table.query("#rules-text")
+        await pilot.press("r")
+        await pilot.pause()
+        assert "# Chase the Ace" in table.query_one("#rules-text", Markdown).source
+        await pilot.press("r", "r")
+        await pilot.pause()
+        assert table.rules_open and len(table.query("#rules-text")) == 1
+
+
+def _parsed(app: ParlourApp) -> list[str]:
+    """Parse ``app``'s stylesheet as Textual's start does; every rule as CSS text."""
+    app.stylesheet.read_all(app.css_path)
+    return [rule.css for rule in app.stylesheet.rules]
+
+
+def test_the_parsed_stylesheets_are_kept_and_read_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PARLOUR_CACHE_DIR", str(tmp_path))
+    first = ParlourApp()
+    kept = ParsedCss.load(first)
+    assert not kept.loaded
+    rules = _parsed(first)
+    kept.save()
+    assert len(list(tmp_path.glob("styles-*.pickle"))) == 1
+
+    def no_parsing(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("parsed again")
+
+    second = ParlourApp()
+    assert ParsedCss.load(second).loaded
+    monkeypatch.setattr(textual.css.stylesheet, "parse", no_parsing)
+    assert _parsed(second) == rules
+
+
+def test_a_damaged_cache_is_parsed_past_and_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PARLOUR_CACHE_DIR", str(tmp_path))
+    first = ParlourApp()
+    ParsedCss.load(first).save()  # nothing parsed yet: nothing written
+    assert not list(tmp_path.glob("*.pickle"))
+    kept = ParsedCss.load(first)
+    _parsed(first)
+    kept.save()
+    (path,) = tmp_path.glob("styles-*.pickle")
+    path.write_bytes(b"\x80\x05not a pickle")
+    second = ParlourApp()
+    again = ParsedCss.load(second)
+    assert not again.loaded
+    assert _parsed(second) == [rule.css for rule in first.stylesheet.rules]
+    again.save()
+    assert ParsedCss.load(ParlourApp()).loaded
+
+
+def test_ctrl_q_ends_the_menu_at_once_with_the_terminal_clean() -> None:
+    """On a real pseudo-terminal: from ctrl+q to the end of the process (Textual's own driver waited out two
+    100 ms polls of its input thread, then the interpreter collected every object). quit_time raises when the
+    terminal is left in the alternate screen, without its cursor, with mouse reporting on, or in raw mode."""
+    assert quit_time(app_argv(), MENU_MARKER) < 0.15
+
+
+def test_ctrl_q_twice_ends_a_table_at_once_with_the_terminal_clean() -> None:
+    assert quit_time(app_argv("play", "chase", "--seed", "1"), "What happened") < 0.15
+
+
+def test_the_redraw_probes_measure_a_hand_and_a_static() -> None:
+    """What ``parlour bench`` reports for a hand's redraw: seconds per redraw, the hand's and one Static's, measured
+    the same way (a hand of cards is more to draw than a line of text)."""
+    static = static_update(20)
+    hand = hand_update(13, 20)
+    assert 0 < static < 0.5 and 0 < hand < 0.5
