@@ -64,6 +64,25 @@ def register(game: str, *classes: type) -> None:
         _TAG[cls] = tag
 
 
+_ON_DEMAND: dict[str, Callable[[], object]] = {}
+
+
+def load_on_demand(game: str, load: Callable[[], object]) -> None:
+    """Call ``load`` (which registers ``game``'s classes) the first time data tagged with ``game`` is decoded and
+    none of its classes is known yet: the registry loads a game's module only when it is needed."""
+    _ON_DEMAND[game] = load
+
+
+def _class_for(game: str, name: str) -> type | None:
+    cls = _BY_TAG.get((game, name))
+    if cls is None:
+        load = _ON_DEMAND.pop(game, None)
+        if load is not None:
+            load()
+            cls = _BY_TAG.get((game, name))
+    return cls
+
+
 def tag_of(cls: type) -> tuple[str, str]:
     try:
         return _TAG[cls]
@@ -341,7 +360,7 @@ def _decode_tagged(data: Any) -> Any:
     game, name = data.get("game"), data.get("type")
     if not isinstance(game, str) or not isinstance(name, str):
         raise CodecError(f"an object needs a text 'game' and 'type': {echo(data)}")
-    cls = _BY_TAG.get((game, name))
+    cls = _class_for(game, name)
     if cls is None:
         raise CodecError(f"unknown type {echo(game)}/{echo(name)}")
     if issubclass(cls, enum.Enum):

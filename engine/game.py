@@ -119,15 +119,47 @@ class Preset:
     description: str
 
 
-@dataclass(frozen=True)
 class GameEntry:
-    """A registry key: a game and, for a game with presets, the preset the key stands for (``screw``, ``chase``)."""
+    """A registry key: a game and, for a game with presets, the preset the key stands for (``screw``, ``chase``).
 
-    key: str
-    game: Game[Any, Any, Any]
-    preset: str | None
-    title: str
-    aliases: tuple[str, ...] = ()
+    ``game`` may be given as a function that makes it: the registry lists every game's keys without importing the
+    games, and a game's module is loaded the first time its entry's ``game`` is read (a table of one game does not
+    wait for the others to load). Two entries are equal when their key, preset, title and aliases are."""
+
+    __slots__ = ("_game", "aliases", "key", "preset", "title")
+
+    def __init__(
+        self,
+        key: str,
+        game: Game[Any, Any, Any] | Callable[[], Game[Any, Any, Any]],
+        preset: str | None,
+        title: str,
+        aliases: tuple[str, ...] = (),
+    ) -> None:
+        self.key = key
+        self._game = game
+        self.preset = preset
+        self.title = title
+        self.aliases = aliases
+
+    @property
+    def game(self) -> Game[Any, Any, Any]:
+        game = self._game
+        if not isinstance(game, Game):
+            game = self._game = game()
+        return game
+
+    def _fields(self) -> tuple[str, str | None, str, tuple[str, ...]]:
+        return self.key, self.preset, self.title, self.aliases
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameEntry) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"GameEntry(key={self.key!r}, preset={self.preset!r}, title={self.title!r}, aliases={self.aliases!r})"
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,13 @@
 """The game registry: every game registered once, with its computer players, under its keys and aliases.
 
-Adding a game is one :class:`Registration` in :data:`REGISTRATIONS`: the game's spec brings its options, figures,
-rules text and the classes the codec needs, and the registration adds its bots by level. Nothing else in the
-engine, the CLI or the UI matches on a game's key.
+Adding a game is one :class:`Listing` in :data:`LISTINGS`: where the game's spec and its bots live, and the keys
+it is played under. The game's spec brings its options, figures, rules text and the classes the codec needs. Nothing
+else in the engine, the CLI or the UI matches on a game's key.
+
+A game's module (and its bots') is imported the first time something needs the game itself, not when the registry
+is: ``parlour play big2`` never loads the other games, and the keys, titles and aliases are known without loading
+any. :data:`GAMES` and :data:`REGISTRATIONS` load them all (read them only where every game is wanted). A test
+checks that each listing's keys are the ones its game declares (:meth:`~engine.game.Game.entries`).
 
 This module sits above the games and the bots (it imports both, and neither imports it), so there is no import
 circle between a game and its bots.
@@ -13,41 +18,40 @@ circle between a game and its bots.
 
 from __future__ import annotations
 
+import importlib
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from engine import codec
-from engine.bots import Bot, RandomBot
-from engine.bots.big2 import EasyBig2Bot, HardBig2Bot, MediumBig2Bot
-from engine.bots.chase import HardChaseBot, MediumChaseBot
-from engine.bots.rank import HardRankBot, MediumRankBot
-from engine.bots.trash import HardTrashBot, MediumTrashBot
+from engine.bots import Bot
 from engine.errors import OptionError, UnknownGameError, echo
 from engine.game import BotFactory, Game, GameEntry
-from engine.games.big2 import Big2Game
-from engine.games.chase import ChaseGame
-from engine.games.rank import RankGame
-from engine.games.trash import TrashGame
 
 __all__ = [
     "ENTRIES",
-    "GAMES",
-    "REGISTRATIONS",
+    "LISTINGS",
     "GameEntry",
+    "Listing",
     "Registration",
     "bot_levels",
     "check_level",
     "difficulties",
     "game_keys",
+    "games",
     "get_entry",
     "hint_level",
+    "listing",
     "make_bot",
 ]
 
 
 @dataclass(frozen=True)
 class Registration:
+    """A loaded game and its computer players."""
+
     game: Game[Any, Any, Any]
     bots: Mapping[str, BotFactory]
     """The computer players by level, weakest first."""
@@ -55,25 +59,133 @@ class Registration:
     """The level whose choice a player's hint shows (None: the game gives no hints)."""
 
 
-REGISTRATIONS: tuple[Registration, ...] = (
-    Registration(ChaseGame(), {"easy": RandomBot, "medium": MediumChaseBot, "hard": HardChaseBot}),
-    Registration(Big2Game(), {"easy": EasyBig2Bot, "medium": MediumBig2Bot, "hard": HardBig2Bot}),
-    Registration(TrashGame(), {"easy": RandomBot, "medium": MediumTrashBot, "hard": HardTrashBot}),
-    Registration(RankGame(), {"easy": RandomBot, "medium": MediumRankBot, "hard": HardRankBot}),
-)
-GAMES: tuple[Game[Any, Any, Any], ...] = tuple(r.game for r in REGISTRATIONS)
-ENTRIES: tuple[GameEntry, ...] = tuple(entry for game in GAMES for entry in game.entries())
-_BY_KEY = {r.game.key: r for r in REGISTRATIONS}
+@dataclass(frozen=True)
+class Listing:
+    """A game as the registry knows it before loading it: where its spec and bots are, and its keys."""
 
-for _game in GAMES:
-    codec.register(_game.key, *_game.codec_types())
+    key: str
+    """The game's own key (its spec's ``key``; the codec's tag for its classes)."""
+    spec: str
+    """``module:Class`` of the game's spec."""
+    bots: tuple[tuple[str, str], ...]
+    """Each level (weakest first) and the ``module:Class`` of its bot."""
+    entries: tuple[tuple[str, str | None, str, tuple[str, ...]], ...]
+    """The keys it is played under: key, preset, title, aliases (as its spec's ``entries()`` gives them)."""
+    players: tuple[int, int, int]
+    """The fewest, the usual and the most players (its spec's ``min_players``, ``default_players``,
+    ``max_players``)."""
+    hint: str | None = "hard"
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        return tuple(level for level, _ in self.bots)
+
+
+_RANDOM = "engine.bots:RandomBot"
+LISTINGS: tuple[Listing, ...] = (
+    Listing(
+        "chase",
+        "engine.games.chase:ChaseGame",
+        (("easy", _RANDOM), ("medium", "engine.bots.chase:MediumChaseBot"), ("hard", "engine.bots.chase:HardChaseBot")),
+        (
+            ("screw", "screw", "Screw Your Neighbor", ("screw-your-neighbor", "syn")),
+            ("chase", "chase", "Chase the Ace", ("chase-the-ace", "cta")),
+        ),
+        (2, 5, 10),
+    ),
+    Listing(
+        "big2",
+        "engine.games.big2:Big2Game",
+        (
+            ("easy", "engine.bots.big2:EasyBig2Bot"),
+            ("medium", "engine.bots.big2:MediumBig2Bot"),
+            ("hard", "engine.bots.big2:HardBig2Bot"),
+        ),
+        (("big2", None, "Big Two", ("big-two", "bigtwo", "deuces", "capsa")),),
+        (2, 4, 4),
+    ),
+    Listing(
+        "trash",
+        "engine.games.trash:TrashGame",
+        (("easy", _RANDOM), ("medium", "engine.bots.trash:MediumTrashBot"), ("hard", "engine.bots.trash:HardTrashBot")),
+        (("trash", None, "Trash", ()),),
+        (2, 2, 4),
+    ),
+    Listing(
+        "rank",
+        "engine.games.rank:RankGame",
+        (("easy", _RANDOM), ("medium", "engine.bots.rank:MediumRankBot"), ("hard", "engine.bots.rank:HardRankBot")),
+        (("rank", None, "Rank", ("ранг", "rang")),),
+        (2, 4, 10),
+    ),
+)
+
+_LOADED: dict[str, Registration] = {}
+_LOADING = threading.RLock()
+"""Held while a game is loaded (bots on other threads may ask for the same game at once)."""
+
+
+def _named(path: str) -> Any:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _load(listing: Listing) -> Registration:
+    """The game of ``listing``, its module imported and its classes made known to the codec on first use."""
+    loaded = _LOADED.get(listing.key)
+    if loaded is not None:
+        return loaded
+    with _LOADING:
+        loaded = _LOADED.get(listing.key)
+        if loaded is None:
+            game = _named(listing.spec)()
+            bots = {level: _named(path) for level, path in listing.bots}
+            codec.register(game.key, *game.codec_types())
+            loaded = _LOADED[listing.key] = Registration(game, bots, listing.hint)
+    return loaded
+
+
+def _game_of(listing: Listing) -> Game[Any, Any, Any]:
+    return _load(listing).game
+
+
+for _listing in LISTINGS:
+    codec.load_on_demand(_listing.key, partial(_load, _listing))
+
+ENTRIES: tuple[GameEntry, ...] = tuple(
+    GameEntry(key, partial(_game_of, listing), preset, title, aliases)
+    for listing in LISTINGS
+    for key, preset, title, aliases in listing.entries
+)
+_BY_KEY = {listing.key: listing for listing in LISTINGS}
+_LISTING_OF = {key: listing for listing in LISTINGS for key, _preset, _title, _aliases in listing.entries}
+
+
+def listing(entry: GameEntry | str) -> Listing:
+    """What the registry knows of an entry's game (a key or alias will do) without loading it."""
+    key = entry.key if isinstance(entry, GameEntry) else get_entry(entry).key
+    return _LISTING_OF[key]
+
+
+def games() -> tuple[Game[Any, Any, Any], ...]:
+    """Every game, in the registry's order (each loaded if it was not)."""
+    return tuple(_load(listing).game for listing in LISTINGS)
+
+
+def __getattr__(name: str) -> Any:
+    """``GAMES`` and ``REGISTRATIONS``: every game, loaded when first asked for."""
+    if name == "GAMES":
+        return games()
+    if name == "REGISTRATIONS":
+        return tuple(_load(listing) for listing in LISTINGS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _registration(game: Game[Any, Any, Any]) -> Registration:
-    try:
-        return _BY_KEY[game.key]
-    except KeyError:
-        raise UnknownGameError(f"{game.name} is not registered") from None
+    listing = _BY_KEY.get(game.key)
+    if listing is None:
+        raise UnknownGameError(f"{game.name} is not registered")
+    return _load(listing)
 
 
 def game_keys() -> list[str]:

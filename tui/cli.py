@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from engine import __version__
 from engine.errors import OptionError, ParlourError
 from engine.names import NAME_LIMIT, is_control, name_problem
-from engine.registry import ENTRIES, GAMES, check_level, difficulties, get_entry
+from engine.registry import ENTRIES, check_level, difficulties, games, get_entry
 from engine.table import check_seed
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def _variants(values: Sequence[str] | None) -> tuple[str, ...]:
 def _levels() -> list[str]:
     """Every computer player level of any game, weakest first."""
     levels: list[str] = []
-    for game in GAMES:
+    for game in games():
         levels.extend(level for level in difficulties(game) if level not in levels)
     return levels
 
@@ -126,7 +126,7 @@ def games_epilog(levels: bool = True) -> str:
         "repeat it or separate keys with commas):",
         0,
     )
-    for game in GAMES:
+    for game in games():
         entries = [entry for entry in ENTRIES if entry.game is game]
         key_width = max(len(entry.key) for entry in entries)
         lines.append("")

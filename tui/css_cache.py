@@ -8,9 +8,10 @@ cascade); :class:`ParsedCss` fills that cache from a file before the first parse
 anything had to be parsed: a moment after the first screen is drawn (:func:`save_soon`) and when the app ends.
 
 The file is one per theme (parsing puts the theme's colours into the rules) and per version of Textual and Python
-(its contents are their objects, pickled). It lives in the user cache directory (see :func:`cache_dir`):
-it is only ever a copy, so a file that is missing, unreadable, from another version or damaged is simply ignored
-(and replaced), and no CSS is ever taken from it that is not the app's present CSS, to the character.
+(its contents are their objects, pickled; Textual is known by its files, see :func:`_identity`). It lives in the
+user cache directory (see :func:`cache_dir`): it is only ever a copy, so a file that is missing, unreadable, from
+another version or damaged is simply ignored (and replaced), and no CSS is ever taken from it that is not the app's
+present CSS, to the character.
 
 Only an app run on a terminal uses it (:func:`tui.cli.run_app`): tests, headless, never read or write it.
 """
@@ -51,8 +52,22 @@ def cache_dir() -> Path:
 
 
 def _identity(variables: dict[str, str]) -> str:
-    """What the parsed rules depend on besides the CSS itself: the theme's ``variables``, Textual, Python."""
-    return repr((textual.__version__, sys.version_info[:2], sorted(variables.items())))
+    """What the parsed rules depend on besides the CSS itself: the theme's ``variables``, Textual, Python.
+
+    Textual is told apart by where its package is and when its files were written (an install of another version
+    writes them again), not by ``textual.__version__``: that reads the installed packages' metadata, which took a
+    tenth of the start-up on its own."""
+    return repr((_textual_stamp(), sys.version_info[:2], sorted(variables.items())))
+
+
+def _textual_stamp() -> tuple[str, int, int]:
+    """Textual's package file, its size and when it was written."""
+    path = textual.__file__ or ""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return path, 0, 0
+    return path, found.st_size, found.st_mtime_ns
 
 
 def _file_for(identity: str) -> Path:

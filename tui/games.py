@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from engine.errors import ParlourError
 from engine.game import GameEntry
-from engine.registry import ENTRIES
+from engine.registry import ENTRIES, listing
 
 if TYPE_CHECKING:
     from tui.screens.session_screen import SessionScreen
@@ -64,4 +64,4 @@ def screen_class(entry: GameEntry) -> type[SessionScreen]:
 
 def table_entries() -> list[GameEntry]:
     """The registry entries this UI can seat you at."""
-    return [entry for entry in ENTRIES if entry.game.key in TABLE_SCREENS]
+    return [entry for entry in ENTRIES if listing(entry).key in TABLE_SCREENS]

@@ -50,7 +50,7 @@ from textual.theme import BUILTIN_THEMES
 from engine.errors import echo
 from engine.names import NAME_LIMIT, name_problem
 from engine.records.paths import move_aside, one_line, write_atomically
-from engine.registry import ENTRIES, difficulties, get_entry
+from engine.registry import ENTRIES, listing
 
 __all__ = [
     "FACES",
@@ -100,10 +100,11 @@ class GameDefaults:
 def default_games() -> dict[str, GameDefaults]:
     """Every game of the registry at its own defaults (its default number of players, medium opponents)."""
     games: dict[str, GameDefaults] = {}
-    for entry in ENTRIES:
-        levels = difficulties(entry.game)
+    for entry in ENTRIES:  # read from the registry's listings: no game is loaded for this
+        known = listing(entry)
+        levels = known.levels
         level = "medium" if "medium" in levels else levels[0]
-        games[entry.key] = GameDefaults(difficulty=level, players=entry.game.default_players)
+        games[entry.key] = GameDefaults(difficulty=level, players=known.players[1])
     return games
 
 
@@ -165,19 +166,18 @@ def _games(data: object) -> dict[str, GameDefaults]:
             continue  # a game this version does not have: kept in the file, not used
         if not isinstance(table, dict):
             raise SettingsError(f"games.{key} should be a table, not {echo(table, 40)}")
-        game = get_entry(key).game
+        known = listing(key)
+        fewest, _usual, most = known.players
         default = games[key]
         level = table.get("difficulty", default.difficulty)
-        levels = difficulties(game)
+        levels = known.levels
         if level not in levels:
             raise SettingsError(f"games.{key}.difficulty should be one of {', '.join(levels)}, not {echo(level, 40)}")
         players = table.get("players", default.players)
         if isinstance(players, bool) or not isinstance(players, int):
             raise SettingsError(f"games.{key}.players should be a whole number, not {echo(players, 40)}")
-        if not game.min_players <= players <= game.max_players:
-            raise SettingsError(
-                f"games.{key}.players should be from {game.min_players} to {game.max_players}, not {players}"
-            )
+        if not fewest <= players <= most:
+            raise SettingsError(f"games.{key}.players should be from {fewest} to {most}, not {players}")
         games[key] = GameDefaults(difficulty=level, players=players)
     return games
 
