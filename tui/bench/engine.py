@@ -158,19 +158,33 @@ def _situation_row(situation: str, table: Any, pool: list[int], hands: int, roun
         turn[0] += 1
         return calls / spent
 
+    return _against_naive(name, "hands/s", naive, fast, found, rounds, "the naive generator (every subset of the hand)")
+
+
+def _against_naive(
+    name: str,
+    unit: str,
+    naive: Callable[[], float],
+    fast: Callable[[], float],
+    found: dict[str, set[int]],
+    rounds: int,
+    reference_name: str,
+) -> Row:
+    """The row of ``fast`` against ``naive`` (each a rate), in alternating rounds; an error row if they did not
+    find the same things (``found``: what each one counted, by ``naive`` and ``fast``) or one of them failed."""
     try:
         naive_runs, fast_runs = alternate([naive, fast], rounds)
         if found["naive"] != found["fast"]:
-            raise RuntimeError("the two generators found different plays")
+            raise RuntimeError("the two generators did not agree on what they found")
     except Exception as err:
-        return failed("engine", name, "hands/s", err, "the naive generator")
+        return failed("engine", name, unit, err, "the naive generator")
     return Row(
         "engine",
         name,
         statistics.median(fast_runs),
-        "hands/s",
+        unit,
         reference=statistics.median(naive_runs),
-        reference_name="the naive generator (every subset of the hand)",
+        reference_name=reference_name,
     )
 
 
@@ -194,20 +208,9 @@ def movegen_rows(rounds: int, hands: int, games: int, seed: int = 1) -> list[Row
         game_seed[0] += 1
         return games / seconds
 
-    try:
-        naive_runs, fast_runs = alternate([naive_games, fast_games], rounds)
-        if moves["naive"] != moves["fast"]:
-            raise RuntimeError("the two generators played different games")
-    except Exception as err:
-        return [*rows, failed("engine", name, "games/s", err, "the naive generator")]
     rows.append(
-        Row(
-            "engine",
-            name,
-            statistics.median(fast_runs),
-            "games/s",
-            reference=statistics.median(naive_runs),
-            reference_name="the same games with the naive generator",
+        _against_naive(
+            name, "games/s", naive_games, fast_games, moves, rounds, "the same games with the naive generator"
         )
     )
     return rows
