@@ -37,6 +37,7 @@ from engine.games.chase import (
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
 from tui.faces import card_text
+from tui.words import and_list, count_of, who, whose, winner_sentence
 
 ACTED_TEXT: dict[Acted, str] = {
     Acted.STAYED: "stayed",
@@ -48,6 +49,20 @@ ACTED_TEXT: dict[Acted, str] = {
     Acted.CUT: "cut the pack",
 }
 """What a seat did this hand, as its seat box says it (``ChaseView.acted``)."""
+
+__all__ = [
+    "ACTED_TEXT",
+    "PAY_REASON_TEXT",
+    "acted_text",
+    "and_list",
+    "count_of",
+    "describe",
+    "face",
+    "lives_left_text",
+    "who",
+    "whose",
+    "winner_sentence",
+]
 
 PAY_REASON_TEXT: dict[PayReason, str] = {
     PayReason.LOWEST: "the lowest card pays",
@@ -63,40 +78,6 @@ def acted_text(acted: Acted | None) -> str | None:
 
 def face(card: Card | None) -> str:
     return card_text(card) if card is not None else "?"
-
-
-def count_of(count: int, word: str) -> str:
-    """ "1 card", "2 cards", "0 cards": a number and its word, singular only for one."""
-    return f"{count} {word if count == 1 else word + 's'}"
-
-
-def winner_sentence(seats: Sequence[int], names: Sequence[str], me: int | None) -> str:
-    """Who won a match, for its results: "You win", "Ben wins", "Ana and you win", "nobody wins" (the seats named
-    in the order given)."""
-    if not seats:
-        return "nobody wins"
-    words = and_list([who(seat, names, me, start=i == 0) for i, seat in enumerate(seats)])
-    return f"{words} {'win' if len(seats) > 1 or seats[0] == me else 'wins'}"
-
-
-def and_list(words: Sequence[str]) -> str:
-    """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def who(seat: int, names: Sequence[str], me: int | None, *, start: bool = False) -> str:
-    """A seat's name, or "you"/"You" for the seat watching."""
-    if seat == me:
-        return "You" if start else "you"
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
-
-
-def whose(seat: int, names: Sequence[str], me: int | None, *, start: bool = False) -> str:
-    if seat == me:
-        return "Your" if start else "your"
-    return who(seat, names, me) + "'s"
 
 
 def lives_left_text(lives_left: int, options: Any = None) -> str:

@@ -31,8 +31,8 @@ from engine.games.big2 import (
     rank_index,
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
-from tui.describe import and_list, count_of, who
 from tui.faces import card_text
+from tui.words import and_list, count_of, who
 
 
 def cards_text(cards: Sequence[Card]) -> str:

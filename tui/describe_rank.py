@@ -43,8 +43,8 @@ from engine.games.rank import (
     neighbours,
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
-from tui.describe import and_list, who
 from tui.faces import card_text
+from tui.words import and_list, who
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five")
 

@@ -31,8 +31,8 @@ from engine.games.trash import (
     StockShuffled,
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
-from tui.describe import and_list, who
 from tui.faces import card_text
+from tui.words import and_list, who
 
 SLOT_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 """A slot's label, as the card grid shows it: the Ace's slot is "A"."""

@@ -44,8 +44,6 @@ from typing import Any
 
 from engine.errors import ParlourError
 from engine.events import Event
-from engine.games import big2, rank, trash
-from engine.games.chase import Paid
 from engine.match import RoundStarted
 from engine.records.paths import move_aside, one_line, stats_path
 from engine.registry import ENTRIES, get_entry
@@ -104,7 +102,11 @@ Counter = Callable[[Sequence[Event], int], dict[str, int]]
 """From a finished match's history and a seat: that seat's counts (added up over the games of a group)."""
 
 
+# Each counter imports its game's events when it runs: a match of that game has loaded them already, and the
+# statistics never load a game of their own accord (the app's start-up does not wait for every game's module).
 def _chase(history: Sequence[Event], seat: int) -> dict[str, int]:
+    from engine.games.chase import Paid
+
     hands = paid = lives = 0
     for event in history:
         if isinstance(event, RoundStarted) and seat in event.seats:
@@ -116,6 +118,8 @@ def _chase(history: Sequence[Event], seat: int) -> dict[str, int]:
 
 
 def _big2(history: Sequence[Event], seat: int) -> dict[str, int]:
+    from engine.games import big2
+
     deals = lost = cards = 0
     for event in history:
         if isinstance(event, big2.DealOver):
@@ -128,6 +132,8 @@ def _big2(history: Sequence[Event], seat: int) -> dict[str, int]:
 
 
 def _trash(history: Sequence[Event], seat: int) -> dict[str, int]:
+    from engine.games import trash
+
     deals = won = completed = turns = 0
     for event in history:
         if isinstance(event, trash.DealOver):
@@ -140,6 +146,8 @@ def _trash(history: Sequence[Event], seat: int) -> dict[str, int]:
 
 
 def _rank(history: Sequence[Event], seat: int) -> dict[str, int]:
+    from engine.games import rank
+
     deals = penalties = 0
     for event in history:
         if isinstance(event, rank.DealOver):

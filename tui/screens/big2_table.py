@@ -26,7 +26,6 @@ from engine.games.big2 import PASS, Big2View, DealOver, PassTurn, Play, Played, 
 from engine.games.big2 import encoding as big2_encoding
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
-from tui.describe import and_list, count_of, who
 from tui.describe_big2 import cards_text, describe_big2, play_words, signed
 from tui.faces import card_text
 from tui.screens.big2_scoring import Big2ScoringScreen
@@ -39,6 +38,7 @@ from tui.widgets.event_log import EventLog
 from tui.widgets.hand import HandStrip
 from tui.widgets.quiet import set_border, set_text
 from tui.widgets.room import TableRoom
+from tui.words import and_list, count_of, who
 
 TURN_ACTIONS = ("play", "pass_turn", "hint")
 

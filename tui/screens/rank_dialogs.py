@@ -20,10 +20,10 @@ from textual.widgets import Button, Footer, Static
 
 from engine.cards import Card, Rank
 from engine.games.rank import RANKS, DealOver
-from tui.describe import who
 from tui.describe_rank import a_rank, ordinal, penalty_text, rank_word
 from tui.screens.round_over import DIALOG_KEYS, RoundOverScreen, next_bindings
 from tui.widgets.card import card_markup
+from tui.words import who
 
 RANK_KEYS: dict[Rank, str] = {
     Rank.ACE: "a",

@@ -41,7 +41,6 @@ from engine.games.rank import (
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
-from tui.describe import who, winner_sentence
 from tui.describe_rank import RankNarrator, options_text, penalty_text, top_text
 from tui.faces import card_text
 from tui.screens.quick import unfocusable
@@ -55,6 +54,7 @@ from tui.widgets.quiet import set_border, set_text
 from tui.widgets.rank_seats import RankSeats, waiting_on
 from tui.widgets.room import TableRoom
 from tui.widgets.seats import THINKING
+from tui.words import who, winner_sentence
 
 
 def by_rank(card: Card) -> tuple[int, int]:

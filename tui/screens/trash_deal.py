@@ -13,10 +13,10 @@ from textual.widgets import Footer, Static
 
 from engine.cards import Card
 from engine.games.trash import DealOver, TrashView
-from tui.describe import count_of, who
 from tui.describe_trash import winners_text
 from tui.screens.round_over import RoundOverScreen, next_bindings
 from tui.widgets.trash_layout import card_content
+from tui.words import count_of, who
 
 
 def layout_row(layout: Sequence[Card | None]) -> Content:

@@ -48,7 +48,6 @@ from engine.games.trash import (
 )
 from engine.match import MatchOver, RoundOver
 from engine.session import Session, Snapshot
-from tui.describe import count_of, who, winner_sentence
 from tui.describe_trash import SOURCE_WORDS, TrashNarrator, slot_label, you_first
 from tui.faces import card_text
 from tui.screens.quick import unfocusable
@@ -61,6 +60,7 @@ from tui.widgets.quiet import set_text
 from tui.widgets.room import TableRoom
 from tui.widgets.seats import THINKING
 from tui.widgets.trash_layout import CardSize, LayoutPanel, SlotCard, panel_width
+from tui.words import count_of, who, winner_sentence
 
 STEP_PAUSE = 0.35
 """Seconds each step of a chain stays on screen before the next (when the app is paced at all)."""

@@ -11,10 +11,10 @@ from textual.content import Content
 from textual.widgets import Static
 
 from engine.games.rank import RankPhase, RankView
-from tui.describe import who
 from tui.describe_rank import ordinal
 from tui.widgets.quiet import set_border, set_text
 from tui.widgets.seats import THINKING, TO_PLAY, seat_title
+from tui.words import who
 
 PER_ROW = 5
 """Seat boxes in a row."""

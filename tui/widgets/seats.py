@@ -11,7 +11,6 @@ from textual.content import Content
 from textual.widgets import Static
 
 from engine.cards import Card
-from tui.describe import acted_text
 from tui.widgets.card import card_markup, face_rows
 from tui.widgets.quiet import set_border, set_text
 
@@ -70,6 +69,8 @@ class SeatBox(Static):
             card = card_markup(known[seat])
         else:
             card = Content.styled("▒▒", "$text-muted")
+        from tui.describe import acted_text  # (Screw/Chase words: other games' seat boxes import this module too)
+
         acted = acted_text(view.acted[seat]) if alive and seat < len(view.acted) else None
         if revealed is not None:
             doing = Content.styled("pays", "bold $text-error") if seat in payers else Content("")
