@@ -19,13 +19,14 @@ True
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 import threading
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 from engine.bots import DecisionCancelled, decision_rng
 from engine.game import Action
@@ -96,6 +97,8 @@ class ProcessDecider:
         with self._lock:
             if self._process is not None or self._closed:
                 return
+            import multiprocessing  # (here: the app's start-up does not wait for it)
+
             context = multiprocessing.get_context("spawn")  # no fork of a process that has threads
             parent, child = context.Pipe()
             process = context.Process(target=_serve, args=(child,), name="parlour-bots", daemon=True)

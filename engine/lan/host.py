@@ -261,9 +261,13 @@ class TableHost:
                 return
             self._thread = threading.Thread(target=self._run_bots, name="parlour-bots", daemon=True)
             self._thread.start()
+
+    def _warm_decider(self) -> None:
+        """Start the bot process now (on the bots' thread, so the first screen is drawn meanwhile): the child
+        imports the engine before the first bot has to move."""
         if self._decider is not None:
             try:
-                self._decider.start()  # warm: the child imports the engine while the first screen is drawn
+                self._decider.start()
             except Exception:
                 self._decider = None  # no bot process to be had here: the bots think on the host's thread
 
@@ -298,6 +302,7 @@ class TableHost:
         return self._mover() is not None
 
     def _run_bots(self) -> None:
+        self._warm_decider()
         table = self.table
         while not self._stop.is_set():
             with self._lock:

@@ -21,8 +21,19 @@ from engine.records.paths import autosave_path, data_dir, host_save_path, host_s
 from engine.records.record import FORMAT, FormatError, Header, RecordError, rebuild
 from engine.records.replays import ReplayError, check_replay, keep_replay, list_replays, verify_replay
 from engine.records.saves import SaveProblem, load_match, remove_save, save_match, store_match
-from engine.records.stats import StatsError, record_game, summary
 from engine.table import Table
+
+_FROM_STATS = ("StatsError", "record_game", "summary")
+"""Read from :mod:`engine.records.stats` when first asked for: it brings SQLite, which nothing needs until a match
+ends or the statistics are shown (the app's start-up does not wait for it)."""
+
+
+def __getattr__(name: str) -> object:
+    if name in _FROM_STATS:
+        from engine.records import stats
+
+        return getattr(stats, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "FORMAT",
@@ -73,6 +84,8 @@ def finish_match(table: Table, seat: int | None, save: Path | None = None) -> Fi
         replay = None
         problems.append(f"The replay of this game could not be kept ({one_line(err.strerror or str(err))}).")
     if seat is not None:
+        from engine.records.stats import record_game
+
         problem = record_game(table, seat, replay=replay)
         if problem is not None:
             problems.append(problem)
