@@ -213,7 +213,10 @@ class SessionScreen(StyledOnce, Screen[None]):
 
     def on_engine_event(self, message: EngineEvent) -> None:
         message.stop()
-        self._drain()
+        with self._inbox_lock:
+            pending = bool(self._inbox)
+        if pending:  # else an earlier message's drain took this event too, and the table was drawn after it
+            self._drain()
 
     def _next_event(self) -> Event | None:
         with self._inbox_lock:
