@@ -28,9 +28,10 @@ import random
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from sys import getrefcount
 from typing import Any
 
-from engine.bots import Bot, decision_rng
+from engine.bots import Bot, DecisionRandom, decision_rng
 from engine.errors import IllegalActionError, OptionError, ParlourError, echo
 from engine.events import Event
 from engine.game import Action, Game, GameEntry, GameState, Scenario
@@ -248,9 +249,13 @@ class Table:
         """Let the bots play until a person must act or the match is over.
 
         Each step is :meth:`step_bot` (:meth:`think`, :meth:`decide`, :meth:`submit`) written out: ``parlour
-        simulate`` runs nothing else, so the calls between them are worth saving."""
+        simulate`` runs nothing else, so the calls between them are worth saving. The seat is the one to move, so
+        its view needs no check, and its decision's RNG is :func:`~engine.bots.decision_rng`'s, made here."""
         seats = self.seats
-        seed = self.seed
+        prefix = f"{self.seed}/bot/"  # decision_rng's text: seed/purpose/seat/version
+        actions = self.actions
+        bounds = self.bounds
+        rng: DecisionRandom | None = None
         for _ in range(max_steps):
             state = self.state
             seat = state.to_move
@@ -259,8 +264,30 @@ class Table:
             bot = seats[seat].bot
             if bot is None:
                 return
-            action = bot.choose(state.view(seat), state.legal_actions(), decision_rng(seed, seat, state.version))
-            self.submit(seat, action)
+            # A bot that reads no view (reads_view = False) is not given one: nobody would read it.
+            view = state._view(seat) if getattr(bot, "reads_view", True) else None
+            text = f"{prefix}{seat}/{state.version}"
+            if rng is not None and rng.__class__ is DecisionRandom and getrefcount(rng) == 2:
+                # Nobody kept the last decision's RNG (this name and getrefcount's argument are its only
+                # references): it is set to this decision's stream rather than a new generator allocated.
+                rng._text = text
+                rng._words = None
+                rng.gauss_next = None
+            else:
+                rng = DecisionRandom(text)
+            action = bot.choose(view, state.legal_actions(), rng)
+            # submit, written out
+            try:
+                move = state.coerce_action(action)
+            except ParlourError:
+                move = action  # apply refuses it, with the error submit would raise
+            events = state.apply(seat, move)
+            actions.append((seat, move))
+            bounds.append(len(state.history))
+            if self._subscribers or self._delivering or self._queue:
+                self._publish(events)
+            else:
+                self._published += len(events)  # nobody to deliver to: what _publish would do
         raise RuntimeError("the match did not end")
 
 

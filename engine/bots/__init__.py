@@ -4,11 +4,16 @@ Each game's bots live in ``engine/bots/<game>.py`` and are registered by level i
 
 A bot keeps no random state of its own: the table hands it an RNG seeded by the table's seed, the seat and the
 decision's number, so thinking twice about the same moment gives the same answer and changes nothing.
+
+A bot that chooses from its legal actions alone may say so with a class attribute ``reads_view = False``:
+:meth:`engine.table.Table.run` then gives it ``None`` for its view rather than making one nobody reads.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
+import struct
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -39,8 +44,121 @@ class DecisionCancelled(Exception):
     """Raised inside a bot's decision when whoever asked for it no longer wants it (the table is closing)."""
 
 
-class CancellableRandom(random.Random):
-    """A Random that gives exactly the stream of ``random.Random(seed)`` but stops a decision when asked.
+class DecisionRandom(random.Random):
+    """The RNG of one decision: a stream of its own, a function of its text (the table's seed, the purpose, the seat
+    and the moment) alone, so the same decision always draws the same numbers, wherever it is made.
+
+    The stream starts with the sixteen 32-bit words of the text's BLAKE2b digest, taken at the first draw (a
+    decision that draws nothing, such as a deterministic bot's, pays nothing); a draw that needs more goes on with
+    ``random.Random(text)``'s Mersenne Twister, which is seeded only then. Seeding a Twister costs more than a
+    whole ``easy`` decision (it fills 624 words twice over), and most decisions draw a number or two, so this is
+    what lets the table run bots at the engine's pace; a search that draws thousands of numbers pays for the
+    seeding once, as before. ``random()`` takes two words and ``getrandbits(k)`` one for ``k`` up to 32 (the top
+    ``k`` bits), as the Twister does; every other method of ``random.Random`` draws through these two.
+    """
+
+    def __init__(self, text: str) -> None:  # random.Random.__init__ would seed the Twister at once
+        self._text: str | None = text
+        self._words: list[int] | None = None
+        """The digest's words not drawn yet (None: the digest is not made yet; empty: the Twister draws)."""
+        self.gauss_next = None  # read by gauss() before it draws, as random.Random.__init__ sets it
+
+    def random(self) -> float:
+        words = self._words
+        if words is None:
+            words = self._words = list(_WORDS.unpack(_blake2b(self._text.encode()).digest()))  # type: ignore[union-attr]
+        if len(words) >= 2:
+            return ((words.pop() >> 5) * 67108864.0 + (words.pop() >> 6)) * _TWO_TO_MINUS_53
+        _to_twister(self)
+        value: float = _C_RANDOM.random(self)
+        return value
+
+    def getrandbits(self, k: int, /) -> int:
+        words = self._words
+        if words is None:
+            words = self._words = list(_WORDS.unpack(_blake2b(self._text.encode()).digest()))  # type: ignore[union-attr]
+        if words and 0 < k <= 32:
+            return words.pop() >> 32 - k
+        _to_twister(self)
+        bits: int = _C_RANDOM.getrandbits(self, k)
+        return bits
+
+    def choice(self, seq: Any) -> Any:
+        """``random.Random.choice`` written out (the same numbers drawn: ``getrandbits`` of the bound's bits until
+        one is below it): a bot's usual draw, without two calls."""
+        n = len(seq)
+        if not n:
+            raise IndexError("Cannot choose from an empty sequence")
+        words = self._words
+        if words is None:
+            words = self._words = list(_WORDS.unpack(_blake2b(self._text.encode()).digest()))  # type: ignore[union-attr]
+        k = n.bit_length()
+        if k <= 32:
+            while words:
+                r = words.pop() >> 32 - k
+                if r < n:
+                    return seq[r]
+        return seq[self._randbelow(n)]  # type: ignore[attr-defined]  # the digest ran out: draw on (the Twister)
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:
+        """Seeding again makes it a plain ``random.Random`` seeded so."""
+        self._text = None
+        self._words = []
+        random.Random.seed(self, *args, **kwargs)
+        if self.__class__ is DecisionRandom:
+            self.__class__ = random.Random  # type: ignore[assignment]
+
+    def getstate(self) -> tuple[Any, ...]:
+        if self._text is not None:  # still in the digest: its text and the words left
+            words = self._words
+            return (_DIGEST_STATE, self._text, None if words is None else tuple(words), self.gauss_next)
+        return random.Random.getstate(self)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        if state and state[0] == _DIGEST_STATE:
+            _, self._text, words, self.gauss_next = state
+            self._words = None if words is None else list(words)
+        else:
+            self._text = None
+            self._words = []
+            random.Random.setstate(self, state)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy: the same stream from the same point
+        return _restore_decision_random, (self.getstate(),)
+
+
+_DIGEST_STATE = "parlour-decision-digest"
+_TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0
+
+
+_WORDS = struct.Struct("<16I")
+"""A digest as sixteen 32-bit words (the words are made where they are first drawn: a call fewer)."""
+_blake2b = hashlib.blake2b
+
+
+def _to_twister(rng: DecisionRandom) -> None:
+    """The digest is used up: seed the Twister from the text (once) and draw from it from now on."""
+    text = rng._text
+    if text is not None:
+        rng._text = None
+        rng._words = []
+        random.Random.seed(rng, text)
+        if rng.__class__ is DecisionRandom:
+            rng.__class__ = random.Random  # type: ignore[assignment]  # from now on the plain generator, at C speed
+
+
+def _restore_decision_random(state: tuple[Any, ...]) -> random.Random:
+    if state and state[0] == _DIGEST_STATE:
+        made = DecisionRandom("")
+        made.setstate(state)
+        return made
+    plain = random.Random()
+    plain.setstate(state)
+    return plain
+
+
+class CancellableRandom(DecisionRandom):
+    """A :class:`DecisionRandom` (the same stream for the same text) that stops a decision when asked.
 
     Every draw first asks ``cancelled()``; once it says yes the next draw raises :class:`DecisionCancelled`. A
     searching bot draws often, so a host that closes stops it within a playout, without the bot knowing.
@@ -60,49 +178,13 @@ class CancellableRandom(random.Random):
             raise DecisionCancelled
         return super().random()
 
+    def choice(self, seq: Any) -> Any:
+        if self._cancelled():
+            raise DecisionCancelled
+        return super().choice(seq)
 
-class SeededOnUse(random.Random):
-    """``random.Random(seed)``, seeded only when it is first used: the same stream, but a decision that draws
-    nothing (a deterministic bot, a single legal action) does not pay for seeding the Mersenne Twister, which
-    costs more than many decisions. Once seeded it becomes a plain ``random.Random``."""
-
-    def __init__(self, seed: str) -> None:  # no seeding here (random.Random.__init__ would seed)
-        self._pending = seed
-        self.gauss_next = None  # read by gauss() before it draws, as random.Random.__init__ sets it
-
-    # Each method seeds first (a method bound before the first draw, as _randbelow binds getrandbits, may still
-    # be called after it: hence a function, not a method that a plain random.Random would not have).
-    def random(self) -> float:
-        _seed_now(self)
-        value: float = _C_RANDOM.random(self)
-        return value
-
-    def getrandbits(self, k: int, /) -> int:
-        _seed_now(self)
-        bits: int = _C_RANDOM.getrandbits(self, k)
-        return bits
-
-    def getstate(self) -> tuple[Any, ...]:
-        _seed_now(self)
-        return random.Random.getstate(self)
-
-    def setstate(self, state: tuple[Any, ...]) -> None:
-        _seed_now(self)
-        random.Random.setstate(self, state)
-
-    def seed(self, *args: Any, **kwargs: Any) -> None:
-        _seed_now(self)
-        random.Random.seed(self, *args, **kwargs)
-
-    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy: a plain random.Random in the same state
-        _seed_now(self)
-        return random.Random, (), random.Random.getstate(self)
-
-
-def _seed_now(rng: random.Random) -> None:
-    if rng.__class__ is SeededOnUse:
-        rng.__class__ = random.Random  # type: ignore[assignment]
-        random.Random.__init__(rng, rng.__dict__.pop("_pending"))
+    def __reduce__(self) -> tuple[Any, ...]:  # the cancel test is not sent anywhere: a copy draws on uncancelled
+        return _restore_decision_random, (self.getstate(),)
 
 
 _C_RANDOM: Any = random.Random.__mro__[1]
@@ -112,6 +194,7 @@ _C_RANDOM: Any = random.Random.__mro__[1]
 def decision_rng(
     seed: int, seat: int, version: int, purpose: str = "bot", cancelled: Callable[[], bool] | None = None
 ) -> random.Random:
-    """The RNG for one decision: the same table, seat and moment always give the same stream."""
+    """The RNG for one decision: the same table, seat and moment always give the same stream
+    (:class:`DecisionRandom`; with ``cancelled``, a :class:`CancellableRandom` of the same stream)."""
     text = f"{seed}/{purpose}/{seat}/{version}"
-    return SeededOnUse(text) if cancelled is None else CancellableRandom(text, cancelled)
+    return DecisionRandom(text) if cancelled is None else CancellableRandom(text, cancelled)

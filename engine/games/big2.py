@@ -193,7 +193,22 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-_ENCODINGS = {name: Encoding(name) for name in SUIT_ORDERS}
+class PerSuitOrder(dict[str, Any]):
+    """Tables made for one suit order the first time it is looked up (a game uses one of them; making both at import
+    was a tenth of the app's start-up)."""
+
+    def __init__(self, make: Any) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, suits: str) -> Any:
+        if suits not in SUIT_ORDERS:
+            raise KeyError(suits)
+        made = self[suits] = self.make(suits)
+        return made
+
+
+_ENCODINGS: dict[str, Encoding] = PerSuitOrder(Encoding)
 
 
 def encoding(options: Big2Options) -> Encoding:
@@ -379,7 +394,9 @@ def _small_combos(suits: str) -> tuple[tuple[Combo, ...], dict[int, tuple[tuple[
     return singles, sets
 
 
-_SMALL = {suits: _small_combos(suits) for suits in SUIT_ORDERS}
+_SMALL: dict[str, tuple[tuple[Combo, ...], dict[int, tuple[tuple[tuple[Combo, ...], ...], ...]]]] = PerSuitOrder(
+    _small_combos
+)
 
 
 _LOW_BITS = sum(1 << 4 * r for r in range(13))
@@ -395,53 +412,122 @@ def _ranks_with(mask: int) -> tuple[int, int, int, int]:
     return one | two | four, two | four, four | (two & one), four
 
 
-def _five_card(mask: int, o: str) -> list[Combo]:
+_RUN_STARTS = sum(1 << 4 * r for r in range(8))
+"""The lowest ranks of the straights without a wrap (3 4 5 6 7 up to 10 J Q K A), as the bits ``4 * r``."""
+_WRAPPED_RUNS = tuple(ranks_mask for seq, ranks_mask, _ in _STRAIGHT_RUNS if seq < 2)
+"""The ranks of A2345 and 23456, which wrap from the 2 round to the 3."""
+
+
+def _has_straight(present: int) -> bool:
+    """Does a hand whose ranks are ``present`` (bits ``4 * r``) hold a straight?"""
+    if present & present >> 4 & present >> 8 & present >> 12 & present >> 16 & _RUN_STARTS:
+        return True
+    low, high = _WRAPPED_RUNS
+    return present & low == low or present & high == high
+
+
+def has_five(mask: int) -> bool:
+    """Does a hand hold any five-card combination? Answered on the mask without building one: most hands a deal
+    leads or follows from have none, and then nothing is built at all."""
+    if mask.bit_count() < 5:
+        return False
+    present, pairs, triples, fours = _ranks_with(mask)
+    if fours or (triples and pairs & (pairs - 1)):
+        return True  # a full house (a triple and a pair of another rank), or four of a kind and a single
+    if _has_straight(present):
+        return True
+    s0, s1, s2, s3 = _SUIT_MASKS
+    return (
+        (mask & s0).bit_count() >= 5
+        or (mask & s1).bit_count() >= 5
+        or (mask & s2).bit_count() >= 5
+        or (mask & s3).bit_count() >= 5
+    )
+
+
+_NIBBLE_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(1 << v for v in values) for values in by_nibble) for by_nibble in _NIBBLE
+)
+"""``_NIBBLE_BITS[r][n]``: the cards of ``_NIBBLE[r][n]``, each as a one-bit mask."""
+
+
+def _five_card(mask: int, o: str, must: int = 0) -> list[Combo]:
     """Every five-card combination of a hand (unsorted): straights and straight flushes, flushes, full houses,
-    fours with a single, each kind in the order of ``itertools`` over the hand's cards."""
+    fours with a single, each kind in the order of ``itertools`` over the hand's cards (a straight's cards are
+    chosen as ``itertools.product`` would, its lowest rank first: written out as nested loops, which are faster).
+
+    With ``must`` (one card's bit), only those that hold that card, in the same order: the first play of a deal."""
     new = _new_tuple
-    nibble = _NIBBLE
     out: list[Combo] = []
     present, pairs, triples, fours = _ranks_with(mask)
+    must_rank = (must.bit_length() - 1) >> 2 if must else -1
     # Straights and straight flushes: one card from each rank of a sequence.
-    straight_flushes: set[int] = set()
-    for seq, ranks_mask, ranks in _STRAIGHT_RUNS:
-        if present & ranks_mask != ranks_mask:
-            continue
-        for a, b, c, d, e in product(*[nibble[r][mask >> 4 * r & 15] for r in ranks]):
-            m = (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)
-            top_suit = e & 3
-            if a & 3 == b & 3 == c & 3 == d & 3 == top_suit:
-                out.append(new(Combo, ("straight_flush", m, _STRAIGHT_FLUSH_BASE + seq * 4 + top_suit, 5, o)))
-                straight_flushes.add(m)
-            else:
-                out.append(new(Combo, ("straight", m, _STRAIGHT_BASE + seq * 4 + top_suit, 5, o)))
+    straight_flushes: set[int] | tuple[()] = ()
+    if _has_straight(present):
+        straight_flushes = set()
+        nb = _NIBBLE_BITS
+        suit_masks = _SUIT_MASKS
+        for seq, ranks_mask, (r0, r1, r2, r3, r4) in _STRAIGHT_RUNS:
+            if present & ranks_mask != ranks_mask:
+                continue
+            # The cards of each rank that may be chosen (with ``must``: only that card, in a sequence with its rank).
+            held = mask if not must else mask & ~(15 << 4 * must_rank) | must if ranks_mask >> 4 * must_rank & 1 else 0
+            if not held:
+                continue
+            straight, flush = _STRAIGHT_BASE + seq * 4, _STRAIGHT_FLUSH_BASE + seq * 4
+            tops = nb[r4][held >> 4 * r4 & 15]
+            fourths = nb[r3][held >> 4 * r3 & 15]
+            thirds = nb[r2][held >> 4 * r2 & 15]
+            seconds = nb[r1][held >> 4 * r1 & 15]
+            for a in nb[r0][held >> 4 * r0 & 15]:
+                for b in seconds:
+                    ab = a | b
+                    for c in thirds:
+                        abc = ab | c
+                        for d in fourths:
+                            abcd = abc | d
+                            for e in tops:
+                                m = abcd | e
+                                top_suit = (e.bit_length() - 1) & 3
+                                if m & suit_masks[top_suit] == m:
+                                    out.append(new(Combo, ("straight_flush", m, flush + top_suit, 5, o)))
+                                    straight_flushes.add(m)
+                                else:
+                                    out.append(new(Combo, ("straight", m, straight + top_suit, 5, o)))
     # Flushes: five cards of one suit that are not a straight flush.
-    for suit_mask in _SUIT_MASKS:
-        suited = mask & suit_mask
-        if suited.bit_count() >= 5:
-            for combo in combinations(bits(suited), 5):
-                m = 0
-                for v in combo:
-                    m |= 1 << v
-                if m not in straight_flushes:
-                    out.append(new(Combo, ("flush", m, _FLUSH_BASE + combo[4], 5, o)))
+    if mask.bit_count() >= 5:
+        for suit_mask in _SUIT_MASKS:
+            suited = mask & suit_mask
+            if suited.bit_count() >= 5:
+                if must and not suited & must:
+                    continue
+                for a, b, c, d, e in combinations(_lows(suited), 5):
+                    m = a | b | c | d | e
+                    if m not in straight_flushes and (not must or m & must):
+                        out.append(new(Combo, ("flush", m, _FLUSH_BASE + e.bit_length() - 1, 5, o)))
     # Full houses (a triple and a pair of another rank) and four of a kind with a single.
     if triples:
         pair_ranks = [low.bit_length() >> 2 for low in _lows(pairs)]
-        for r3 in (low.bit_length() >> 2 for low in _lows(triples)):
+        set_masks = _SET_MASKS
+        while triples:
+            low3 = triples & -triples
+            triples ^= low3
+            r3 = low3.bit_length() >> 2
             key = _FULL_HOUSE_BASE + r3
-            for m3 in _SET_MASKS[3][r3][mask >> 4 * r3 & 15]:
+            for m3 in set_masks[3][r3][mask >> 4 * r3 & 15]:
                 for r2 in pair_ranks:
                     if r2 != r3:
-                        for m2 in _SET_MASKS[2][r2][mask >> 4 * r2 & 15]:
-                            out.append(new(Combo, ("full_house", m3 | m2, key, 5, o)))
-            if fours >> 4 * r3 & 1:
+                        for m2 in set_masks[2][r2][mask >> 4 * r2 & 15]:
+                            if not must or (m3 | m2) & must:
+                                out.append(new(Combo, ("full_house", m3 | m2, key, 5, o)))
+            if fours & low3:
                 m4 = 15 << 4 * r3
                 key = _FOUR_BASE + r3
                 rest = mask & ~m4
                 while rest:
                     low = rest & -rest
-                    out.append(new(Combo, ("four", m4 | low, key, 5, o)))
+                    if not must or (m4 | low) & must:
+                        out.append(new(Combo, ("four", m4 | low, key, 5, o)))
                     rest ^= low
     return out
 
@@ -460,11 +546,11 @@ class HandCombos:
     """Every combination in one hand, built from the hand grouped by rank and by suit, per size, lazily.
 
     Each list is sorted by key, so the plays that beat a combination are a suffix found by bisection. A hand made
-    from a bigger one (``parent``: the same seat's hand before a play) filters the lists of the hand it comes from
-    (the first of its line, dealt whole) rather than building its own: the combinations of a hand are those of the
-    bigger hand that use none of the cards it has lost, in the same order. The actions that play them
-    (:func:`play_of`) are kept beside the combinations and filtered alike, so each size of a seat's combinations,
-    and the actions that play them, are built once a deal.
+    from a bigger one (``parent``: the same seat's hand before a play) filters the lists of that hand (or of the
+    first of its line, when that hand built none) rather than building its own: the combinations of a hand are those
+    of the bigger hand that use none of the cards it has lost, in the same order. The actions that play them
+    (:func:`play_of`) are kept beside the combinations and filtered alike. A size the bigger hand never built is
+    built on the smaller hand, which costs less; a hand with no five-card hand (:func:`has_five`) builds nothing.
     """
 
     __slots__ = ("_by_rank", "_lists", "_root", "mask", "options", "suits")
@@ -473,8 +559,9 @@ class HandCombos:
         self.mask = mask
         self.options = options
         self.suits = options.suits
-        self._root: HandCombos | None = None if parent is None else parent._root or parent
-        """The hand this one's line started from (None: this one), whose lists this one filters."""
+        self._root: HandCombos | None = None if parent is None else parent if parent._lists else parent._root or parent
+        """The bigger hand this one filters its lists from (None: none): ``parent`` if it has built any, else the
+        first hand of its line. A size that hand has not built is built here, on the smaller hand."""
         self._by_rank: list[list[int]] | None = None
         self._lists: dict[int, list[Any]] = {}
         """By size: ``[combinations, their keys, the actions that play them or None until asked for]``."""
@@ -492,8 +579,9 @@ class HandCombos:
         entry = self._lists.get(size)
         if entry is None:
             root = self._root
-            if root is not None:
-                source = root._lists.get(size) or root._list(size)
+            if size == 5 and not has_five(self.mask):
+                entry = [[], [], []]  # most hands late in a deal: nothing to build or to filter
+            elif root is not None and (source := root._lists.get(size)) is not None:
                 lost = root.mask & ~self.mask
                 keep = [not c[1] & lost for c in source[0]]
                 plays = source[2]
@@ -566,17 +654,7 @@ class HandCombos:
         """The actions of :meth:`all`, in its order (a new list): singles, pairs and triples from the tables made
         once (:class:`_SmallPlays`), then this hand's five-card hands and Dragon."""
         mask = self.mask
-        small = _SMALL_PLAYS[self.suits]
-        plays: list[Big2Action] = small.singles_of(mask)  # type: ignore[assignment]
-        _, pairs, triples, _ = _ranks_with(mask)
-        for size, ranks in ((2, pairs), (3, triples)):
-            sets = small.sets[size]
-            while ranks:
-                low = ranks & -ranks
-                rank = low.bit_length() >> 2
-                for _, play in sets[rank][mask >> 4 * rank & 15]:
-                    plays.append(play)
-                ranks ^= low
+        plays = _small_plays_of(mask, _SMALL_PLAYS[self.suits])
         plays += self.plays_of(5)
         if mask.bit_count() >= 13:
             plays += self.plays_of(13)
@@ -635,7 +713,7 @@ class ComboCache:
 def _after_play(cache: dict[tuple[int, str], HandCombos], before: int, after: int, suits: str, limit: int) -> None:
     origin = cache.get((before, suits))
     if origin is not None and len(cache) < limit:
-        cache[(after, suits)] = origin._root or origin
+        cache[(after, suits)] = origin if origin._lists else origin._root or origin
 
 
 COMBOS = ComboCache()
@@ -762,7 +840,72 @@ class _SmallPlays:
         ]
 
 
-_SMALL_PLAYS = {suits: _SmallPlays(suits) for suits in SUIT_ORDERS}
+_SMALL_PLAYS: dict[str, _SmallPlays] = PerSuitOrder(_SmallPlays)
+
+
+def _small_plays_of(mask: int, small: _SmallPlays) -> list[Big2Action]:
+    """A hand's singles, then its pairs, then its triples, each lowest first, from the tables made once (a new
+    list): what a lead offers before the five-card hands."""
+    plays: list[Big2Action] = small.singles_of(mask)  # type: ignore[assignment]
+    _, pairs, triples, _ = _ranks_with(mask)
+    if pairs:
+        sets = small.sets[2]
+        while pairs:
+            low = pairs & -pairs
+            rank = low.bit_length() >> 2
+            for _, play in sets[rank][mask >> 4 * rank & 15]:
+                plays.append(play)
+            pairs ^= low
+        sets = small.sets[3]
+        while triples:
+            low = triples & -triples
+            rank = low.bit_length() >> 2
+            for _, play in sets[rank][mask >> 4 * rank & 15]:
+                plays.append(play)
+            triples ^= low
+    return plays
+
+
+def _hand_combos(mask: int, options: Big2Options) -> HandCombos:
+    """The state's :class:`HandCombos` of a hand (:data:`HANDS`), looked up without a call when it is there."""
+    hand = _HAND_CACHE.get((mask, options.suits))
+    if hand is None or hand.mask != mask:
+        hand = HANDS.get(mask, options)
+    return hand
+
+
+def _lead_actions(mask: int, options: Big2Options, must: int) -> list[Big2Action]:
+    """The legal actions of a seat that leads with ``mask``: :meth:`HandCombos.all_plays`, filtered by the card the
+    first play of a deal must include (``must``). Singles, pairs and triples come from the tables made once; the
+    hand's combinations are looked up only when it holds a five-card hand or thirteen cards."""
+    small = _SMALL_PLAYS[options.suits]
+    count = mask.bit_count()
+    if must:
+        # Only the plays that hold ``must``, in the order all_plays lists them: its single, its rank's pairs and
+        # triples that hold it, then the five-card hands and Dragons that hold it.
+        value = must.bit_length() - 1
+        rank = value >> 2
+        nibble = mask >> 4 * rank & 15
+        plays: list[Big2Action] = [small.singles[value]]
+        for size in (2, 3):
+            plays += [play for _, play in small.sets[size][rank][nibble] if play._combo[1] & must]  # type: ignore[attr-defined]
+        if count >= 5 and has_five(mask):
+            # Only the five-card hands that hold ``must`` are made (a dealt hand has dozens of others), in the
+            # order the hand's whole list has them: by key, and as generated among equal keys.
+            combos = _five_card(mask, options.suits, must)
+            combos.sort(key=_COMBO_KEY)
+            plays += map(play_of, combos)
+        if count >= 13 and _ranks_with(mask)[0] == _LOW_BITS:  # every rank: a Dragon
+            hand = _hand_combos(mask, options)
+            plays += [play for play in hand.plays_of(13) if play._combo[1] & must]  # type: ignore[attr-defined]
+        return plays
+    plays = _small_plays_of(mask, small)
+    if count >= 5 and (count >= 13 or has_five(mask)):
+        hand = _hand_combos(mask, options)
+        plays += hand.plays_of(5)
+        if count >= 13:
+            plays += hand.plays_of(13)
+    return plays
 
 
 @dataclass(frozen=True, eq=False)
@@ -1052,16 +1195,25 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
             # What next_deck does, on the cards' integers: the shuffle moves places, whatever they hold, so the
             # same RNG deals the same cards.
             order = list(enc.from_standard)
-            self.rng.shuffle(order)
+            rng = self.rng
+            if type(rng) is random.Random:
+                # random.shuffle written out for the plain generator (its _randbelow draws getrandbits(k) until
+                # the number is below i + 1): the same draws, the same deck, without two calls a card.
+                getrandbits = rng.getrandbits
+                for i, below, k in _SHUFFLE_STEPS:
+                    j = getrandbits(k)
+                    while j >= below:
+                        j = getrandbits(k)
+                    order[i], order[j] = order[j], order[i]
+            else:
+                rng.shuffle(order)  # a generator of another class draws as it pleases
         n = self.players
         per_seat = 17 if n == 3 else 13
         hands = [0] * n
         dealer = self.progress.dealer
+        bit = _BIT.__getitem__
         for first in range(n):
-            hand = 0
-            for v in order[first : per_seat * n : n]:
-                hand |= 1 << v
-            hands[(dealer + 1 + first) % n] = hand
+            hands[(dealer + 1 + first) % n] = sum(map(bit, order[first : per_seat * n : n]))
         lead_bit = 1 << _lead_int(self.options)
         if n == 3:
             # The 52nd card goes to the holder of the starting card (if it is that card: of the lowest dealt).
@@ -1117,43 +1269,39 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
             return []
         mask = self.hands[self.turn]
         table = self.table
-        actions: list[Any]
         if table is None:
-            hand = _HAND_CACHE.get((mask, self.options.suits))
-            if hand is None or hand.mask != mask:
-                hand = HANDS.get(mask, self.options)
-            actions = hand.all_plays()
-            must = self.must_include
-            if must:
-                return [p for p in actions if p.__dict__["_combo"][1] & must]
-            return actions
+            return _lead_actions(mask, self.options, self.must_include)
         key = table[2]
         size = table[3]
-        if size <= 3:
+        actions: list[Any]
+        if size == 1:
+            # The singles above the table's, lowest first: one step a card (a hand that follows holds few).
+            singles = _SMALL_PLAYS[self.options.suits].singles
+            actions = []
+            above = mask >> key + 1 << key + 1
+            while above:
+                low = above & -above
+                actions.append(singles[low.bit_length() - 1])
+                above ^= low
+        elif size <= 3:
             small = _SMALL_PLAYS[self.options.suits]
-            if size == 1:
-                bytes_ = small.single_bytes
-                above = (mask >> key + 1 << key + 1).to_bytes(7, "little")
-                actions = []
-            else:
-                rank = key >> 2
-                bytes_ = small.set_bytes[size]
-                above = (mask >> 4 * rank + 4 << 4 * rank + 4).to_bytes(7, "little")
-                actions = [play for k, play in small.sets[size][rank][mask >> 4 * rank & 15] if k > key]
+            rank = key >> 2
+            bytes_ = small.set_bytes[size]
+            above_bytes = (mask >> 4 * rank + 4 << 4 * rank + 4).to_bytes(7, "little")
+            actions = [play for k, play in small.sets[size][rank][mask >> 4 * rank & 15] if k > key]
             actions += (
-                *bytes_[0][above[0]],
-                *bytes_[1][above[1]],
-                *bytes_[2][above[2]],
-                *bytes_[3][above[3]],
-                *bytes_[4][above[4]],
-                *bytes_[5][above[5]],
-                *bytes_[6][above[6]],
+                *bytes_[0][above_bytes[0]],
+                *bytes_[1][above_bytes[1]],
+                *bytes_[2][above_bytes[2]],
+                *bytes_[3][above_bytes[3]],
+                *bytes_[4][above_bytes[4]],
+                *bytes_[5][above_bytes[5]],
+                *bytes_[6][above_bytes[6]],
             )
+        elif size == 5 and mask.bit_count() < 13 and not has_five(mask):
+            return [PASS]  # no five-card hand, no Dragon: nothing to look up
         else:
-            hand = _HAND_CACHE.get((mask, self.options.suits))
-            if hand is None or hand.mask != mask:
-                hand = HANDS.get(mask, self.options)
-            actions = hand.plays_beating(table)
+            actions = _hand_combos(mask, self.options).plays_beating(table)
             actions.append(PASS)
             return actions
         if mask.bit_count() >= 13:  # the Dragon beats anything
@@ -1202,14 +1350,15 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
                 self.table = combo
                 self.table_seat = seat
                 n = self.players
-                self.passed = [False] * n
+                if True in self.passed:
+                    self.passed = [False] * n
                 played = _new_object(Played)
                 played.__dict__.update(audience=None, seat=seat, cards=cards, kind=name, left=after.bit_count())
                 if after:
                     events = [played]
                     origin = _HAND_CACHE.get((before, suits))
                     if origin is not None and len(_HAND_CACHE) < HANDS.limit:  # HANDS.after_play
-                        _HAND_CACHE[(after, suits)] = origin._root or origin
+                        _HAND_CACHE[(after, suits)] = origin if origin._lists else origin._root or origin
                     self.turn = (seat + 1) % n
                 else:
                     events = [played, *self._end_deal(seat)]
@@ -1217,9 +1366,8 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
             # _pass and _advance, inline
             passed = self.passed
             passed[seat] = True
-            self.log.append((seat, None))
-            event = _new_object(Passed)
-            event.__dict__.update(audience=None, seat=seat)
+            self.log.append(_PASS_ENTRIES[seat])
+            event = _PASSED[seat]  # events are frozen: each seat's pass is one object, made once
             n = self.players
             table_seat = self.table_seat
             assert table_seat is not None
@@ -1228,9 +1376,7 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
                 self.table_seat = None
                 self.passed = [False] * n
                 self.turn = table_seat
-                won = _new_object(RoundWon)
-                won.__dict__.update(audience=None, seat=table_seat)
-                events = [event, won]
+                events = [event, _ROUND_WON[table_seat]]
             else:
                 events = [event]
                 nxt = (seat + 1) % n
@@ -1495,6 +1641,15 @@ def _view_fields(
 
 
 ALL_CARDS = (1 << 52) - 1
+_PASSED = tuple(Passed(seat=seat) for seat in range(4))
+_ROUND_WON = tuple(RoundWon(seat=seat) for seat in range(4))
+"""Each seat's pass and round won, made once (events are frozen, and equal when their fields are)."""
+_PASS_ENTRIES: tuple[LogEntry, ...] = tuple((seat, None) for seat in range(4))
+"""Each seat's pass in the deal's log."""
+_BIT = tuple(1 << v for v in range(52))
+"""Each card's integer as a one-bit mask."""
+_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, 52)))
+"""The steps of ``random.shuffle`` on 52 cards: the place swapped, the bound drawn below and its bits."""
 _ONLY = tuple(frozenset({seat}) for seat in range(4))
 """Each seat's audience, made once."""
 _LEAD_INTS: dict[tuple[str, str], int] = {}

@@ -25,6 +25,7 @@ from engine.games.big2 import (
     HandCombos,
     PassTurn,
     Play,
+    _five_card,
     encoding,
     play_of,
 )
@@ -125,3 +126,19 @@ def test_the_cache_remembers_where_a_hand_came_from() -> None:
     hand = cache.get(smaller, options)
     assert hand.mask == smaller and hand is cache.get(smaller, options)
     assert hand.of_size(5) == HandCombos(smaller, options).of_size(5)
+
+
+@pytest.mark.parametrize("suits", ["seed", "standard"])
+def test_the_five_card_hands_that_hold_a_card_are_the_hands_of_the_whole_hand_that_hold_it(suits: str) -> None:
+    """The first play of a deal makes only the five-card hands holding the card that must open, in the order the
+    whole hand's list has them."""
+    rng = random.Random(21)
+    checked = 0
+    for _ in range(400):
+        mask = sum(1 << v for v in rng.sample(range(52), rng.choice((13, 13, 17, 20))))
+        must = 1 << rng.choice([v for v in range(52) if mask >> v & 1])
+        whole = sorted(_five_card(mask, suits), key=lambda c: c.key)
+        held = sorted(_five_card(mask, suits, must), key=lambda c: c.key)
+        assert held == [c for c in whole if c.mask & must]
+        checked += bool(held)
+    assert checked > 50

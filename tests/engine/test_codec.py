@@ -65,7 +65,7 @@ def _self_play_values() -> list[Any]:
         )
         state = table.state
         values.append(table.options)
-        for step in range(400):
+        for step in range(2000):  # a two-player Rank deal between easy bots may run long (seed 3: 1,468 moves)
             if state.is_over:
                 break
             if step % 4 == 0:
