@@ -32,12 +32,14 @@ class RandomBot:
     """``easy``: any legal action, uniformly at random."""
 
     difficulty = "easy"
+    reads_view = False
+    """It looks at its legal actions only: a table need not make it a view."""
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         self.game = game
 
     def choose(self, view: Any, legal: Sequence[Action], rng: random.Random) -> Action:
-        return rng.choice(list(legal))
+        return rng.choice(legal)
 
 
 class DecisionCancelled(Exception):
