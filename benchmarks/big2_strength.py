@@ -1,6 +1,7 @@
 """How strong the Big Two ``hard`` bot is against ``medium``, and how long it thinks, on this machine.
 
-Run: ``.venv/bin/python benchmarks/big2_strength.py [--games 600] [--players 4] [--seed 1] [--json]``
+Run: ``.venv/bin/python benchmarks/big2_strength.py [--games 600] [--players 4] [--seed 1] [--json]
+[--set NAME=VALUE ...] [--record FILE]``
 
 Plays one-deal games of ``hard`` against ``medium`` bots in every other seat. Each deal is played once with ``hard``
 in every seat (a *duplicate* deal: the same cards, ``hard`` holding each hand in turn), so neither the seat nor the
@@ -12,7 +13,9 @@ The interval is computed over deals (the mean of each deal's ``players`` games),
 deal share its cards, so they are not independent draws. An equal player wins ``1 / players`` of the games.
 
 Everything is seeded: the same ``--seed`` gives the same games and the same wins (the bots count their budget in
-playouts, not seconds); only the times change with the machine's load.
+playouts, not seconds); only the times change with the machine's load. So two variants of ``hard`` (``--set
+playouts=600``...) are best compared on the same seed, deal by deal: ``--record`` writes each game's outcome, in
+the order played, beside the figures.
 """
 
 from __future__ import annotations
@@ -29,12 +32,16 @@ from engine.bots.big2 import HardBig2Bot
 from engine.table import Table
 
 
-def play(games: int, players: int, seed: int, progress: bool = False) -> dict[str, Any]:
-    """Play the games and return the figures (see the module docstring)."""
+def play(
+    games: int, players: int, seed: int, progress: bool = False, settings: dict[str, float] | None = None
+) -> dict[str, Any]:
+    """Play the games and return the figures (see the module docstring). ``settings`` overrides attributes of the
+    ``hard`` bot (``playouts``, ``max_candidates``...), to compare variants on the same deals."""
     deals = math.ceil(games / players)
     per_deal: list[float] = []
     scores: list[float] = []
     times: list[float] = []
+    outcomes: list[float] = []
     started = time.perf_counter()
     for deal in range(deals):
         won = 0.0
@@ -42,7 +49,10 @@ def play(games: int, players: int, seed: int, progress: bool = False) -> dict[st
             bots = ["medium"] * players
             bots[hard_seat] = "hard"
             table = Table.create("big2", players, seed=seed * 1_000_003 + deal, bots=bots, deals=1)
-            assert isinstance(table.seats[hard_seat].bot, HardBig2Bot)
+            hard = table.seats[hard_seat].bot
+            assert isinstance(hard, HardBig2Bot)
+            for name, value in (settings or {}).items():
+                setattr(hard, name, type(getattr(hard, name))(value))
             state = table.state
             while not state.is_over:
                 timed = state.to_move == hard_seat and len(state.legal_actions()) > 1
@@ -52,8 +62,9 @@ def play(games: int, players: int, seed: int, progress: bool = False) -> dict[st
                     times.append(time.perf_counter() - start)
             result = state.result
             assert result is not None
-            if hard_seat in result.winners:
-                won += 1 / len(result.winners)
+            share = 1 / len(result.winners) if hard_seat in result.winners else 0.0
+            won += share
+            outcomes.append(share)
             scores.append(result.scores[hard_seat])
         per_deal.append(won / players)
         if progress:
@@ -83,6 +94,8 @@ def play(games: int, players: int, seed: int, progress: bool = False) -> dict[st
         "p95_ms": round(times[min(len(times) - 1, int(0.95 * len(times)))] * 1000, 1) if times else None,
         "slowest_ms": round(times[-1] * 1000, 1) if times else None,
         "seconds": round(time.perf_counter() - started, 1),
+        "settings": settings or {},
+        "outcomes": outcomes,
     }
 
 
@@ -92,12 +105,32 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override an attribute of the hard bot (repeatable), e.g. --set playouts=400",
+    )
+    parser.add_argument("--record", metavar="FILE", help="also write the figures, with each game's outcome, as JSON")
     args = parser.parse_args()
+    settings: dict[str, float] = {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        if not hasattr(HardBig2Bot, name) or not value:
+            parser.error(f"--set {item}: expected NAME=VALUE with NAME an attribute of the hard bot")
+        try:
+            settings[name] = float(value)
+        except ValueError:
+            parser.error(f"--set {item}: the value must be a number")
     if args.games < 2 * args.players:
         parser.error(f"--games must be at least {2 * args.players} (two deals) for an interval")
-    figures = play(args.games, args.players, args.seed, progress=not args.json)
+    figures = play(args.games, args.players, args.seed, progress=not args.json, settings=settings)
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as file:
+            json.dump(figures, file)
     if args.json:
-        print(json.dumps(figures))
+        print(json.dumps({k: v for k, v in figures.items() if k != "outcomes"}))
         return
     low, high = figures["interval"]
     print(

@@ -10,11 +10,11 @@ from big2_helpers import GAME, act, card, cards, opts, position, random_position
 
 from engine.bots.big2 import (
     HardBig2Bot,
+    MediumBig2Bot,
+    chain_deals,
     loss_points,
     medium_move,
     plan,
-    rollout,
-    rollout_lookahead,
 )
 from engine.games.big2 import (
     PASS,
@@ -22,6 +22,7 @@ from engine.games.big2 import (
     Big2State,
     Combo,
     DealOver,
+    HiddenDeal,
     PassTurn,
     Play,
     bits,
@@ -354,24 +355,45 @@ def test_loss_points_counts_like_the_game() -> None:
             assert loss_points(left, options) == loss(enc.cards(left), options).points
 
 
-def test_the_lookahead_playout_finishes_the_deal() -> None:
-    """From random positions, the playout where one seat looks a play ahead ends with someone out of cards; with
-    no cards to look ahead at, it is the plain playout."""
-    options = Big2Options()
-    for state in random_positions(30, 23, [()], steps=(0, 40)):
+def test_chain_deals_keep_what_the_seat_knows_and_explain_the_others() -> None:
+    """Deals from the chain give each seat its count of cards, keep this seat's hand, never deal a played card, and
+    explain the others' choices (all made by ``medium``) far more often than uniform deals do."""
+    bot = make_bot(GAME, "hard")
+    assert isinstance(bot, HardBig2Bot)
+    medium = MediumBig2Bot(GAME)
+    explained = {"chain": 0, "uniform": 0}
+    positions = 0
+    for seed in range(6):
+        state = GAME.new_match(4, opts(deals=1), random.Random(seed))
+        for _ in range(14 + seed):
+            seat = state.to_move
+            assert seat is not None
+            state.apply(seat, medium.choose(state.view(seat), state.legal_actions(), random.Random(0)))
         seat = state.to_move
-        assert seat is not None
-        start = (list(state.hands), state.table, state.table_seat, list(state.passed), seat, state.must_include)
-
-        def won(winner: int, left: list[int], me: int = seat) -> float:
-            return 1.0 if winner == me else 0.0
-
-        plain = rollout(list(start[0]), start[1], start[2], list(start[3]), start[4], start[5], options)
-        same = rollout_lookahead(
-            list(start[0]), start[1], start[2], list(start[3]), start[4], start[5], options, seat, 0, won
-        )
-        assert same == plain
-        winner, left = rollout_lookahead(
-            list(start[0]), start[1], start[2], list(start[3]), start[4], start[5], options, seat, 13, won
-        )
-        assert left[winner] == 0 and all(left[s] for s in range(len(left)) if s != winner)
+        assert seat is not None and not state.is_over
+        view = state.view(seat)
+        enc = encoding(view.options)
+        hidden = HiddenDeal(view)
+        evidence = bot._evidence(view)
+        assert evidence
+        positions += 1
+        rng = random.Random(seed)
+        chain = chain_deals(view, hidden, evidence, 20, 100, 4, 0.1, rng)
+        uniform = [hidden.sample(rng) for _ in range(20)]
+        for name, deals in (("chain", chain), ("uniform", uniform)):
+            assert len(deals) == 20
+            for hands in deals:
+                assert [h.bit_count() for h in hands] == list(view.counts)
+                assert hands[seat] == enc.mask(view.hand)
+                dealt = 0
+                for hand in hands:
+                    assert not hand & dealt and not hand & enc.mask(view.played)
+                    dealt |= hand
+                for choice, later in evidence:
+                    then = hands[choice.seat] | later
+                    model = medium_move(then, choice.table, choice.must, choice.others_min, view.options)
+                    explained[name] += (model.mask if model else None) == (
+                        choice.played.mask if choice.played else None
+                    )
+    assert positions == 6
+    assert explained["chain"] > 1.2 * explained["uniform"], explained
