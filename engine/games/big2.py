@@ -451,12 +451,15 @@ _NIBBLE_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 """``_NIBBLE_BITS[r][n]``: the cards of ``_NIBBLE[r][n]``, each as a one-bit mask."""
 
 
-def _five_card(mask: int, o: str, must: int = 0) -> list[Combo]:
+def _five_card(mask: int, o: str, must: int = 0, above: int = -1) -> list[Combo]:
     """Every five-card combination of a hand (unsorted): straights and straight flushes, flushes, full houses,
     fours with a single, each kind in the order of ``itertools`` over the hand's cards (a straight's cards are
     chosen as ``itertools.product`` would, its lowest rank first: written out as nested loops, which are faster).
 
-    With ``must`` (one card's bit), only those that hold that card, in the same order: the first play of a deal."""
+    With ``must`` (one card's bit), only those that hold that card, in the same order: the first play of a deal.
+    With ``above`` (a five-card table's key), only those whose key is higher, in the same order: a follow needs no
+    more, and skips whole kinds and sequences (on a flush, no straight is built: its straight flushes are found by
+    suit). Sorted by key, either is the matching part of the whole list sorted by key."""
     new = _new_tuple
     out: list[Combo] = []
     present, pairs, triples, fours = _ranks_with(mask)
@@ -475,6 +478,14 @@ def _five_card(mask: int, o: str, must: int = 0) -> list[Combo]:
             if not held:
                 continue
             straight, flush = _STRAIGHT_BASE + seq * 4, _STRAIGHT_FLUSH_BASE + seq * 4
+            if above >= straight + 3:
+                # No straight of this sequence is high enough: only its straight flushes may be, one a suit.
+                for top_suit in range(4):
+                    m = ranks_mask << top_suit
+                    if held & m == m and flush + top_suit > above:
+                        out.append(new(Combo, ("straight_flush", m, flush + top_suit, 5, o)))
+                        straight_flushes.add(m)
+                continue
             tops = nb[r4][held >> 4 * r4 & 15]
             fourths = nb[r3][held >> 4 * r3 & 15]
             thirds = nb[r2][held >> 4 * r2 & 15]
@@ -492,10 +503,10 @@ def _five_card(mask: int, o: str, must: int = 0) -> list[Combo]:
                                 if m & suit_masks[top_suit] == m:
                                     out.append(new(Combo, ("straight_flush", m, flush + top_suit, 5, o)))
                                     straight_flushes.add(m)
-                                else:
+                                elif straight + top_suit > above:
                                     out.append(new(Combo, ("straight", m, straight + top_suit, 5, o)))
     # Flushes: five cards of one suit that are not a straight flush.
-    if mask.bit_count() >= 5:
+    if mask.bit_count() >= 5 and above < _FULL_HOUSE_BASE:
         for suit_mask in _SUIT_MASKS:
             suited = mask & suit_mask
             if suited.bit_count() >= 5:
@@ -504,7 +515,9 @@ def _five_card(mask: int, o: str, must: int = 0) -> list[Combo]:
                 for a, b, c, d, e in combinations(_lows(suited), 5):
                     m = a | b | c | d | e
                     if m not in straight_flushes and (not must or m & must):
-                        out.append(new(Combo, ("flush", m, _FLUSH_BASE + e.bit_length() - 1, 5, o)))
+                        key = _FLUSH_BASE + e.bit_length() - 1
+                        if key > above:
+                            out.append(new(Combo, ("flush", m, key, 5, o)))
     # Full houses (a triple and a pair of another rank) and four of a kind with a single.
     if triples:
         pair_ranks = [low.bit_length() >> 2 for low in _lows(pairs)]
@@ -514,13 +527,14 @@ def _five_card(mask: int, o: str, must: int = 0) -> list[Combo]:
             triples ^= low3
             r3 = low3.bit_length() >> 2
             key = _FULL_HOUSE_BASE + r3
-            for m3 in set_masks[3][r3][mask >> 4 * r3 & 15]:
-                for r2 in pair_ranks:
-                    if r2 != r3:
-                        for m2 in set_masks[2][r2][mask >> 4 * r2 & 15]:
-                            if not must or (m3 | m2) & must:
-                                out.append(new(Combo, ("full_house", m3 | m2, key, 5, o)))
-            if fours & low3:
+            if key > above:
+                for m3 in set_masks[3][r3][mask >> 4 * r3 & 15]:
+                    for r2 in pair_ranks:
+                        if r2 != r3:
+                            for m2 in set_masks[2][r2][mask >> 4 * r2 & 15]:
+                                if not must or (m3 | m2) & must:
+                                    out.append(new(Combo, ("full_house", m3 | m2, key, 5, o)))
+            if fours & low3 and _FOUR_BASE + r3 > above:
                 m4 = 15 << 4 * r3
                 key = _FOUR_BASE + r3
                 rest = mask & ~m4
@@ -629,7 +643,7 @@ class HandCombos:
             return []
         entry = self._lists.get(size) or self._list(size)
         out: list[Combo] = entry[0][bisect_right(entry[1], key) :]
-        if size != 13 and self.mask.bit_count() >= 13:
+        if size != 13 and self.mask.bit_count() >= 13 and _ranks_with(self.mask)[0] == _LOW_BITS:
             out += self.of_size(13)
         return out
 
@@ -643,7 +657,7 @@ class HandCombos:
         if plays is None:
             plays = self._make_plays(entry)
         out: list[Big2Action] = plays[bisect_right(entry[1], key) :]
-        if size != 13 and self.mask.bit_count() >= 13:
+        if size != 13 and self.mask.bit_count() >= 13 and _ranks_with(self.mask)[0] == _LOW_BITS:
             out += self.plays_of(13)
         return out
 
@@ -845,25 +859,36 @@ _SMALL_PLAYS: dict[str, _SmallPlays] = PerSuitOrder(_SmallPlays)
 
 def _small_plays_of(mask: int, small: _SmallPlays) -> list[Big2Action]:
     """A hand's singles, then its pairs, then its triples, each lowest first, from the tables made once (a new
-    list): what a lead offers before the five-card hands."""
-    plays: list[Big2Action] = small.singles_of(mask)  # type: ignore[assignment]
-    _, pairs, triples, _ = _ranks_with(mask)
-    if pairs:
-        sets = small.sets[2]
-        while pairs:
-            low = pairs & -pairs
-            rank = low.bit_length() >> 2
-            for _, play in sets[rank][mask >> 4 * rank & 15]:
-                plays.append(play)
-            pairs ^= low
-        sets = small.sets[3]
-        while triples:
-            low = triples & -triples
-            rank = low.bit_length() >> 2
-            for _, play in sets[rank][mask >> 4 * rank & 15]:
-                plays.append(play)
-            triples ^= low
-    return plays
+    list): what a lead offers before the five-card hands. Read a byte of the hand (two ranks) at a time, as one list
+    display: a hand's pairs and triples never straddle two bytes, and within a byte the tables list them by rank,
+    then by key, as the hand's own lists are."""
+    b = small.single_bytes
+    p = small.set_bytes[2]
+    t = small.set_bytes[3]
+    b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
+    return [
+        *b[0][b0],
+        *b[1][b1],
+        *b[2][b2],
+        *b[3][b3],
+        *b[4][b4],
+        *b[5][b5],
+        *b[6][b6],
+        *p[0][b0],
+        *p[1][b1],
+        *p[2][b2],
+        *p[3][b3],
+        *p[4][b4],
+        *p[5][b5],
+        *p[6][b6],
+        *t[0][b0],
+        *t[1][b1],
+        *t[2][b2],
+        *t[3][b3],
+        *t[4][b4],
+        *t[5][b5],
+        *t[6][b6],
+    ]
 
 
 def _hand_combos(mask: int, options: Big2Options) -> HandCombos:
@@ -1298,13 +1323,34 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
                 *bytes_[5][above_bytes[5]],
                 *bytes_[6][above_bytes[6]],
             )
-        elif size == 5 and mask.bit_count() < 13 and not has_five(mask):
-            return [PASS]  # no five-card hand, no Dragon: nothing to look up
+        elif size == 5:
+            count = mask.bit_count()
+            five = has_five(mask)
+            if not five and count < 13:
+                return [PASS]  # no five-card hand, no Dragon: nothing to look up
+            suits = self.options.suits
+            # The hand's five-card list, or one it would be filtered from (the cache holds the hand itself, or for a
+            # hand just played down, the bigger hand it comes from, or that hand's root)?
+            known = _HAND_CACHE.get((mask, suits))
+            if known is not None and (5 in known._lists or (known._root is not None and 5 in known._root._lists)):
+                actions = _hand_combos(mask, self.options).plays_beating(table)
+            else:
+                # Nothing to filter from: only the five-card hands above the table are built (not kept; the next
+                # lead builds the whole list, on a hand that is smaller by then), and the Dragon, which beats it.
+                actions = []
+                if five:
+                    combos = _five_card(mask, suits, 0, key)
+                    combos.sort(key=_COMBO_KEY)
+                    actions = list(map(play_of, combos))
+                if count >= 13 and _ranks_with(mask)[0] == _LOW_BITS:
+                    actions += _hand_combos(mask, self.options).plays_of(13)
+            actions.append(PASS)
+            return actions
         else:
             actions = _hand_combos(mask, self.options).plays_beating(table)
             actions.append(PASS)
             return actions
-        if mask.bit_count() >= 13:  # the Dragon beats anything
+        if mask.bit_count() >= 13 and _ranks_with(mask)[0] == _LOW_BITS:  # every rank: the Dragon beats anything
             actions += HANDS.get(mask, self.options).plays_of(13)
         actions.append(PASS)
         return actions

@@ -142,3 +142,19 @@ def test_the_five_card_hands_that_hold_a_card_are_the_hands_of_the_whole_hand_th
         assert held == [c for c in whole if c.mask & must]
         checked += bool(held)
     assert checked > 50
+
+
+@pytest.mark.parametrize("suits", ["seed", "standard"])
+def test_the_five_card_hands_above_a_table_are_the_top_of_the_whole_list(suits: str) -> None:
+    """A follow of a five-card hand that has no list to filter builds only the hands above the table's key: sorted,
+    they are the end of the whole hand's sorted list, for a table of every kind (and keys between the kinds)."""
+    rng = random.Random(22)
+    checked = 0
+    for _ in range(300):
+        mask = sum(1 << v for v in rng.sample(range(52), rng.choice((7, 9, 11, 13, 13, 17))))
+        whole = sorted(_five_card(mask, suits), key=lambda c: c.key)
+        for above in sorted({c.key for c in whole} | {999, 1003, 2025, 3006, 4011, 5017, 5039}):
+            top = sorted(_five_card(mask, suits, above=above), key=lambda c: c.key)
+            assert top == [c for c in whole if c.key > above]
+            checked += bool(top) and len(top) < len(whole)
+    assert checked > 100
