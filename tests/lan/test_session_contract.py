@@ -498,7 +498,7 @@ def test_hint_is_legal_or_none(factory: Factory, key: str, hosts: list[TableHost
 @pytest.mark.parametrize("key", GAME_IDS)
 def test_bots_wait_at_the_end_of_a_round_for_every_person(factory: Factory, key: str, hosts: list[TableHost]) -> None:
     game = game_of(key)
-    table = make_table(game, {0, 1}, seed=8, rounds=3)
+    table = make_table(game, {0, 1}, seed=10, rounds=3)
     host = open_table(hosts, table)
     seats = {0: Seat(factory(host, 0)), 1: Seat(factory(host, 1))}
     for seat in seats.values():
