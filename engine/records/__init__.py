@@ -35,6 +35,7 @@ def __getattr__(name: str) -> object:
         return getattr(stats, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
     "FORMAT",
     "Finished",
