@@ -68,15 +68,16 @@ _ON_DEMAND: dict[str, Callable[[], object]] = {}
 
 
 def load_on_demand(game: str, load: Callable[[], object]) -> None:
-    """Call ``load`` (which registers ``game``'s classes) the first time data tagged with ``game`` is decoded and
-    none of its classes is known yet: the registry loads a game's module only when it is needed."""
+    """Call ``load`` (which registers ``game``'s classes, and must be safe to call again and from several threads)
+    when data tagged with ``game`` names a class not known yet: the registry loads a game's module only when it is
+    needed."""
     _ON_DEMAND[game] = load
 
 
 def _class_for(game: str, name: str) -> type | None:
     cls = _BY_TAG.get((game, name))
     if cls is None:
-        load = _ON_DEMAND.pop(game, None)
+        load = _ON_DEMAND.get(game)  # kept: loading is idempotent, and another thread may be loading it right now
         if load is not None:
             load()
             cls = _BY_TAG.get((game, name))
