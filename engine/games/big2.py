@@ -1409,27 +1409,7 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
                 else:
                     events = [played, *self._end_deal(seat)]
         elif kind is PassTurn and self.table is not None:
-            # _pass and _advance, inline
-            passed = self.passed
-            passed[seat] = True
-            self.log.append(_PASS_ENTRIES[seat])
-            event = _PASSED[seat]  # events are frozen: each seat's pass is one object, made once
-            n = self.players
-            table_seat = self.table_seat
-            assert table_seat is not None
-            if sum(passed) - passed[table_seat] == n - 1:  # every other seat has passed
-                self.table = None
-                self.table_seat = None
-                self.passed = [False] * n
-                self.turn = table_seat
-                events = [event, _ROUND_WON[table_seat]]
-            else:
-                events = [event]
-                nxt = (seat + 1) % n
-                if self.options.no_play_after_pass:
-                    while passed[nxt] and nxt != table_seat:
-                        nxt = (nxt + 1) % n
-                self.turn = nxt
+            events = self._pass(seat)
         else:
             return self._apply_long(seat, action)
         self.version += 1
@@ -1514,8 +1494,8 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
 
     def _pass(self, seat: int) -> list[Event]:
         self.passed[seat] = True
-        self.log.append((seat, None))
-        events: list[Event] = [Passed(seat=seat)]
+        self.log.append(_PASS_ENTRIES[seat])
+        events: list[Event] = [_PASSED[seat]]  # events are frozen: each seat's pass is one object, made once
         won = self._advance(seat)
         if won is not None:
             events.append(won)
@@ -1554,7 +1534,7 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
             self.table_seat = None
             self.passed = [False] * n
             self.turn = table_seat
-            return RoundWon(seat=table_seat)
+            return _ROUND_WON[table_seat]
         nxt = (seat + 1) % n
         if self.options.no_play_after_pass:
             while passed[nxt] and nxt != table_seat:
