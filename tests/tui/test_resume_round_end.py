@@ -63,7 +63,9 @@ def test_a_resumed_table_mid_round_does_not_wait(tmp_path: Path) -> None:
     save_match(tmp_path / "save.json", table)
     loaded = load_match(tmp_path / "save.json")
     assert isinstance(loaded, Table)
-    host = TableHost(loaded)
+    # The bots are not started: one of them could otherwise move at once, end the round, and make the host wait
+    # for its person rightly (the test flaked so); what is checked is the host as the resume leaves it.
+    host = TableHost(loaded, autostart=False)
     try:
         host.connect(0)
         assert host.waiting_for == frozenset()
