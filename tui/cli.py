@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from engine import __version__
 from engine.errors import OptionError, ParlourError
 from engine.names import NAME_LIMIT, is_control, name_problem
-from engine.registry import ENTRIES, check_level, difficulties, games, get_entry
+from engine.registry import ENTRIES, LISTINGS, check_level, difficulties, games, get_entry
 from engine.table import check_seed
 
 if TYPE_CHECKING:
@@ -91,10 +91,10 @@ def _variants(values: Sequence[str] | None) -> tuple[str, ...]:
 
 # -- help texts from the registry ----------------------------------------------------------------------------------
 def _levels() -> list[str]:
-    """Every computer player level of any game, weakest first."""
+    """Every computer player level of any game, weakest first (from the registry's listings: no game is loaded)."""
     levels: list[str] = []
-    for game in games():
-        levels.extend(level for level in difficulties(game) if level not in levels)
+    for entry in LISTINGS:
+        levels.extend(level for level, _bot in entry.bots if level not in levels)
     return levels
 
 
