@@ -33,7 +33,7 @@ def test_wheel_holds_packages_styles_and_entry_point(wheel: Path) -> None:
     assert {Path(n).name for n in styles} == {p.name for p in (ROOT / "styles").glob("*.tcss")}
     assert "engine/games/chase.py" in names and "tui/cli.py" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "parlour = tui.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "parlour = tui.launch:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
 def test_installed_app_finds_its_styles(wheel: Path, tmp_path: Path) -> None:

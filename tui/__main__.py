@@ -1,6 +1,6 @@
 """``python -m tui``: the same as the ``parlour`` command (its exit status included)."""
 
-from tui.cli import run
+from tui.launch import run
 
 if __name__ == "__main__":
     run()

@@ -138,11 +138,19 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
         # could wait that long behind it; a shorter interval keeps the screen responsive meanwhile.
         sys.setswitchinterval(SWITCH_INTERVAL)
         self.apply_loaded_settings()
+        # The first screen is pushed once the app has started, not from here: Textual runs this handler inside an
+        # update batch that lasts until a screen pushed now has mounted every widget, and a frame the screen draws
+        # meanwhile is thrown away (a whole table, a sixth of the start-up). Pushed a moment later, its first
+        # frame is the one on the terminal.
+        self.call_later(self._first_screen)
+        self.set_timer(CSS_SAVE_DELAY, partial(save_soon, self))
+
+    def _first_screen(self) -> None:
+        """The menu, or the table the command line asked for; either way first the offer to resume a match."""
         start = self.start_config
         if start is None:
             self.push_screen(menu_screen())
         self.offer_resume(lambda: self.start_game(start) if start is not None else None)
-        self.set_timer(CSS_SAVE_DELAY, partial(save_soon, self))
 
     def on_unmount(self) -> None:
         self._close_table()

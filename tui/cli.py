@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import os
 import sys
@@ -352,6 +353,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
+        if args.command not in APP_COMMANDS:
+            gc.enable()  # collection was paused for the start-up of an app (tui.launch): none will start
         try:
             if args.command == "rules":
                 code = _rules(args)
@@ -819,6 +822,10 @@ RECORD_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "replay": _replay,
     "stats": _stats,
 }
+
+
+APP_COMMANDS = frozenset({None, "play", "join", "replay"})
+"""The commands that start the full-screen app."""
 
 
 def run() -> None:

@@ -62,11 +62,17 @@ async def test_leave_a_table_by_mouse_alone() -> None:
         assert await wait_for(pilot, lambda: my_turn(pilot))
         table = app.screen
 
+        def quit_keys() -> list[FooterKey]:
+            return [key for key in table.query(FooterKey) if key.key == "q"]
+
         def quit_key() -> FooterKey:
-            keys = [key for key in table.query(FooterKey) if key.key == "q"]
+            keys = quit_keys()
             assert keys, "no Quit key in the footer"
             return keys[0]
 
+        # The footer fills in its keys a moment after the table's first frame (once the screen has announced them).
+        assert await wait_for(pilot, lambda: bool(quit_keys()))
+        await pilot.pause()
         await pilot.click(quit_key())
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.click("#no")

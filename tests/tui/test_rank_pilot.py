@@ -51,15 +51,20 @@ def scripted_app(hands: list[str], starter: str, *, players: int = 2, deals: int
     table = Table.create(
         "rank", players=players, seed=seed, bots=[None] + ["easy"] * (players - 1), deals=deals, scenario=scenario
     )
-    app = ParlourApp(pace=0)
-    host = TableHost(table, pace=0)
+    return ScriptedApp(TableHost(table, pace=0))
 
-    async def on_ready() -> None:
-        app.host = host
-        app.push_screen(RankTableScreen(host.connect(0)))
 
-    app.call_later(on_ready)
-    return app
+class ScriptedApp(ParlourApp):
+    """The app with the menu as its first screen, and over it the table ``host`` runs (your seat 0)."""
+
+    def __init__(self, host: TableHost) -> None:
+        super().__init__(pace=0)
+        self.scripted = host
+
+    def _first_screen(self) -> None:
+        super()._first_screen()
+        self.host = self.scripted
+        self.push_screen(RankTableScreen(self.scripted.connect(0)))
 
 
 async def move_cursor_to(pilot: Pilot, card: Card) -> None:

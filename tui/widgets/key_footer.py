@@ -29,6 +29,12 @@ class KeyFooter(Footer):
         self._keys: tuple[Hashable, ...] | None = None
         self._enabled: dict[KeyId, bool] = {}
 
+    def on_mount(self) -> None:
+        super().on_mount()
+        # Textual's Footer shows no key until its screen announces its bindings; a screen that announced them before
+        # the footer was listening (it took focus first) would leave it empty until its next change.
+        self.call_after_refresh(self.bindings_changed, self.screen)
+
     def compose(self) -> ComposeResult:
         # Textual's FooterKey starts compact, and each key of a binding is then bound to the footer's (not compact):
         # its class went on and off again, each time restyling the key, before the first frame. Those keys start as
