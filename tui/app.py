@@ -28,14 +28,13 @@ from engine.lan.decider import ProcessDecider
 from engine.lan.host import TableHost
 from engine.match import MatchOver
 from engine.records.paths import autosave_path
-from engine.records.saves import SaveProblem, load_match, store_match
 from engine.registry import difficulties, get_entry
+from tui.app_settings import KeepsSettings, is_settings_screen
 from tui.css_cache import save_soon
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain, PlayConfig, StartGame
 from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands
 from tui.screens.session_screen import SessionScreen
-from tui.screens.settings import KeepsSettings, SettingsScreen, open_settings
 
 if TYPE_CHECKING:
     from engine.table import Table as SavedTable  # built by engine.records from a save, never here
@@ -219,6 +218,8 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
                 problems = finish_match(table, 0, save=path).problems
             elif len(table.actions) != saved[0]:
                 saved[0] = len(table.actions)
+                from engine.records.saves import store_match  # (loaded with the first move, not at start-up)
+
                 problem = store_match(path, table)
                 problems = [problem] if problem is not None else []
             else:
@@ -238,7 +239,13 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
     def offer_resume(self, then: Callable[[], None]) -> None:
         """If a match was left unfinished (Parlour closed or killed), ask whether to go on with it; otherwise, or
         when the answer is no, ``then()``. A save that cannot be used is moved aside and said in one sentence."""
-        found = load_match(autosave_path())
+        path = autosave_path()
+        if not os.path.lexists(path):  # no match left unfinished: the save machinery is not even loaded
+            then()
+            return
+        from engine.records.saves import SaveProblem, load_match
+
+        found = load_match(path)
         if isinstance(found, SaveProblem):
             self._tell(str(found))
             then()
@@ -311,6 +318,12 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
         else:
             self.push_screen(screen)
 
+    def open_settings_dialog(self) -> None:
+        """The settings dialog over the current screen (its module, with its form widgets, loaded the first time)."""
+        from tui.screens.settings import open_settings
+
+        open_settings(self)
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from navigation_commands(self, super().get_system_commands(screen))
         if isinstance(screen, SessionScreen):
@@ -319,9 +332,9 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
             yield SystemCommand(
                 "Main menu", "Back to the main menu (m; asks first while the match is on)", self._to_menu
             )
-        if not isinstance(screen, SettingsScreen):
+        if not is_settings_screen(screen):
             yield SystemCommand(
-                "Settings", "Your name, theme, card faces, pace and game defaults", partial(open_settings, self)
+                "Settings", "Your name, theme, card faces, pace and game defaults", self.open_settings_dialog
             )
         if type(screen).__name__ != "StatsScreen":  # (tui.screens.stats is imported when it is opened)
             yield SystemCommand(

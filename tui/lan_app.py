@@ -21,12 +21,12 @@ from engine.errors import ParlourError
 from engine.lan.net_session import NetworkSession
 from engine.registry import get_entry
 from tui.app import STYLE_FILES, SWITCH_INTERVAL, styles_dir
+from tui.app_settings import KeepsSettings, is_settings_screen
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain
 from tui.screens.confirm import Navigation, navigation_commands
 from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
 from tui.screens.session_screen import SessionScreen
-from tui.screens.settings import KeepsSettings, SettingsScreen, open_settings
 
 
 class LanApp(Navigation, KeepsSettings, App[None]):
@@ -172,6 +172,12 @@ class LanApp(Navigation, KeepsSettings, App[None]):
 
         self.push_screen(ChatScreen(), callback=said)
 
+    def open_settings_dialog(self) -> None:
+        """The settings dialog over the current screen (its module, with its form widgets, loaded the first time)."""
+        from tui.screens.settings import open_settings
+
+        open_settings(self)
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from navigation_commands(self, super().get_system_commands(screen))
         if isinstance(screen, SessionScreen):
@@ -180,5 +186,5 @@ class LanApp(Navigation, KeepsSettings, App[None]):
             yield SystemCommand(
                 "Back to the lobby", "Leave this table (m; a bot takes your seat)", lambda: self.action_leave("menu")
             )
-        if not isinstance(screen, SettingsScreen):
-            yield SystemCommand("Settings", "Theme and card faces", lambda: open_settings(self))
+        if not is_settings_screen(screen):
+            yield SystemCommand("Settings", "Theme and card faces", self.open_settings_dialog)

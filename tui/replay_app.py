@@ -9,8 +9,8 @@ from textual.binding import Binding, BindingType
 
 from engine.records.replays import ReplayCursor
 from tui.app import STYLE_FILES, styles_dir
+from tui.app_settings import KeepsSettings
 from tui.screens.replay import ReplayScreen
-from tui.screens.settings import KeepsSettings
 
 
 class ReplayApp(KeepsSettings, App[None]):

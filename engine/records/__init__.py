@@ -10,30 +10,42 @@
 - :mod:`engine.records.paths`: where all of it lives (``$PARLOUR_DATA_DIR`` or the user data directory).
 
 :func:`finish_match` does what the app does when a match ends: keep the replay, count the game, remove the save.
+
+Each name below is read from its module the first time it is asked for (``from engine.records import load_match``
+loads :mod:`engine.records.saves` and what it needs, no more): the app's start-up reads where the save is
+(:mod:`engine.records.paths`) and nothing else unless there is a save to resume; the statistics bring SQLite.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
+import importlib
+from typing import TYPE_CHECKING
 
-from engine.records.paths import autosave_path, data_dir, host_save_path, host_saves, one_line, replays_dir
-from engine.records.record import FORMAT, FormatError, Header, RecordError, rebuild
-from engine.records.replays import ReplayError, check_replay, keep_replay, list_replays, verify_replay
-from engine.records.saves import SaveProblem, load_match, remove_save, save_match, store_match
-from engine.table import Table
+if TYPE_CHECKING:
+    from engine.records.finish import Finished, finish_match
+    from engine.records.paths import autosave_path, data_dir, host_save_path, host_saves, replays_dir
+    from engine.records.record import FORMAT, FormatError, Header, RecordError, rebuild
+    from engine.records.replays import ReplayError, check_replay, keep_replay, list_replays, verify_replay
+    from engine.records.saves import SaveProblem, load_match, remove_save, save_match, store_match
+    from engine.records.stats import StatsError, record_game, summary
 
-_FROM_STATS = ("StatsError", "record_game", "summary")
-"""Read from :mod:`engine.records.stats` when first asked for: it brings SQLite, which nothing needs until a match
-ends or the statistics are shown (the app's start-up does not wait for it)."""
+_MODULES = {
+    "finish": ("Finished", "finish_match"),
+    "paths": ("autosave_path", "data_dir", "host_save_path", "host_saves", "replays_dir"),
+    "record": ("FORMAT", "FormatError", "Header", "RecordError", "rebuild"),
+    "replays": ("ReplayError", "check_replay", "keep_replay", "list_replays", "verify_replay"),
+    "saves": ("SaveProblem", "load_match", "remove_save", "save_match", "store_match"),
+    "stats": ("StatsError", "record_game", "summary"),
+}
+_HOME = {name: module for module, names in _MODULES.items() for name in names}
+"""Which module of the package each name comes from."""
 
 
 def __getattr__(name: str) -> object:
-    if name in _FROM_STATS:
-        from engine.records import stats
-
-        return getattr(stats, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
 
 
 __all__ = [
@@ -63,33 +75,3 @@ __all__ = [
     "summary",
     "verify_replay",
 ]
-
-
-@dataclass(frozen=True)
-class Finished:
-    """What :func:`finish_match` did: the replay kept (None if it could not be written) and one sentence per
-    problem, for the player."""
-
-    replay: Path | None
-    problems: list[str] = field(default_factory=list)
-
-
-def finish_match(table: Table, seat: int | None, save: Path | None = None) -> Finished:
-    """A finished match: keep its replay, count it for the person at ``seat`` (None: nobody's, as a LAN host's
-    table of guests), then remove ``save`` (the match is safe elsewhere). Never raises for a disk problem: each is
-    one sentence in ``problems``; the save stays when the replay could not be written."""
-    problems: list[str] = []
-    try:
-        replay: Path | None = keep_replay(table)
-    except OSError as err:
-        replay = None
-        problems.append(f"The replay of this game could not be kept ({one_line(err.strerror or str(err))}).")
-    if seat is not None:
-        from engine.records.stats import record_game
-
-        problem = record_game(table, seat, replay=replay)
-        if problem is not None:
-            problems.append(problem)
-    if save is not None and replay is not None:
-        remove_save(save)
-    return Finished(replay, problems)

@@ -28,11 +28,12 @@ from engine.games.chase import ChaseOptions
 from engine.games.rank import RankOptions
 from engine.games.trash import TrashOptions
 from engine.registry import difficulties, get_entry
+from tui.app_settings import app_settings
 from tui.faces import card_text, suit_symbol
 from tui.games import table_entries
 from tui.messages import PlayConfig, StartGame
 from tui.screens.quick import StyledOnce
-from tui.screens.settings import app_settings, open_settings
+from tui.screens.settings import open_settings
 from tui.settings import Settings
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.title_bar import TitleBar

@@ -23,12 +23,12 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 
 from engine.cards import Card, Suit
 from engine.registry import difficulties
-from tui.faces import FOUR_COLOURS, RED, current, set_faces
+from tui.app_settings import KeepsSettings, app_settings, apply_settings
+from tui.faces import FOUR_COLOURS, RED
 from tui.games import table_entries
-from tui.screens.session_screen import SessionScreen
-from tui.settings import NAME_LIMIT, GameDefaults, Settings, load, name_problem, settings_path, store
+from tui.settings import NAME_LIMIT, GameDefaults, Settings, name_problem, settings_path, store
 
-__all__ = ["SettingsScreen", "app_settings", "apply_settings", "open_settings"]
+__all__ = ["KeepsSettings", "SettingsScreen", "app_settings", "apply_settings", "open_settings"]
 
 BOT_PACES = ((0.0, "No pause"), (0.3, "Quick"), (0.6, "Normal"), (1.0, "Slow"), (2.0, "Very slow"))
 """The paces offered for the computer players, in seconds a move stays on screen before the next."""
@@ -62,69 +62,6 @@ def preview(letters: bool, four_colour: bool) -> Content:
             colour = RED if suit in (Suit.HEARTS, Suit.DIAMONDS) else "$text"
         parts.append(Content.styled(text, f"bold {colour}"))
     return Content("  ").join(parts)
-
-
-def app_settings(app: App[Any]) -> Settings:
-    """The settings the app runs with (the defaults for an app that keeps none)."""
-    settings = getattr(app, "settings", None)
-    return settings if isinstance(settings, Settings) else Settings()
-
-
-def apply_settings(app: App[Any], settings: Settings) -> None:
-    """Make ``settings`` the app's from now on: theme, card faces, pace; a table on screen redraws to show them.
-
-    An app started with a pace of its own (``ParlourApp(pace=0)`` in the tests) keeps it: the caller chose it.
-    The app's :attr:`settings` is set first, so the theme watcher sees nothing new to save.
-    """
-    faces_before = current()
-    if hasattr(app, "settings"):
-        app.settings = settings  # type: ignore[attr-defined]
-    set_faces(plain=settings.faces == "letters", four_colour=settings.four_colour)
-    if not getattr(app, "pace_fixed", False):
-        app.pace = settings.bot_pace  # type: ignore[attr-defined]
-        app.chain_pace = settings.chain_pace  # type: ignore[attr-defined]
-        host = getattr(app, "host", None)
-        if host is not None:
-            host.pace = settings.bot_pace  # the host reads it before each computer player's move
-    theme_changed = settings.theme in app.available_themes and app.theme != settings.theme
-    if theme_changed:
-        app.theme = settings.theme
-    if current() != faces_before and app.is_running:
-        for screen in app.screen_stack:
-            if isinstance(screen, SessionScreen) and screen.snapshot is not None and screen.idle():
-                screen.redraw()
-            for widget in screen.walk_children():
-                widget.refresh()
-        if not theme_changed:
-            app.theme_changed_signal.publish(app.current_theme)  # the log recolours its cards (EventLog)
-
-
-class KeepsSettings:
-    """Mixed into both apps: your settings loaded when the app is made (:meth:`load_settings`), applied when it is
-    mounted (:meth:`apply_loaded_settings`, which also says once what was wrong with their file), and a theme
-    chosen anywhere (the settings dialog, or Textual's own theme picker, ctrl+p) kept for the next run."""
-
-    settings: Settings
-    settings_path: Path
-    settings_problem: str | None
-
-    def load_settings(self: Any) -> None:
-        self.settings_path = settings_path()
-        self.settings, self.settings_problem = load(self.settings_path, self.available_themes)
-
-    def apply_loaded_settings(self: Any) -> None:
-        apply_settings(self, self.settings)
-        if self.settings_problem is not None:
-            self.notify(self.settings_problem, title="Settings", severity="warning", timeout=12, markup=False)
-            self.settings_problem = None
-
-    def watch_theme(self: Any, theme: str) -> None:
-        if theme == self.settings.theme:
-            return
-        self.settings = replace(self.settings, theme=theme)
-        problem = store(self.settings, self.settings_path)
-        if problem is not None:
-            self.notify(problem, severity="error", timeout=10, markup=False)
 
 
 def open_settings(app: App[Any], closed: Callable[[Settings | None], None] | None = None) -> None:
