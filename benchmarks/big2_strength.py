@@ -1,7 +1,7 @@
 """How strong the Big Two ``hard`` bot is against ``medium``, and how long it thinks, on this machine.
 
 Run: ``.venv/bin/python benchmarks/big2_strength.py [--games 600] [--players 4] [--seed 1] [--json]
-[--set NAME=VALUE ...] [--record FILE]``
+[--set NAME=VALUE ...] [--jobs N] [--record FILE]``
 
 Plays one-deal games of ``hard`` against ``medium`` bots in every other seat. Each deal is played once with ``hard``
 in every seat (a *duplicate* deal: the same cards, ``hard`` holding each hand in turn), so neither the seat nor the
@@ -21,60 +21,85 @@ the order played, beside the figures.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import json
 import math
+import multiprocessing
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from engine.bots.big2 import HardBig2Bot
 from engine.table import Table
 
 
+def play_deal(deal: int, players: int, seed: int, settings: dict[str, float]) -> list[tuple[float, float, list[float]]]:
+    """Play one deal ``players`` times, ``hard`` in each seat in turn: for each game, ``hard``'s share of the win,
+    its score and the seconds of each of its decisions that had a choice."""
+    games = []
+    for hard_seat in range(players):
+        bots = ["medium"] * players
+        bots[hard_seat] = "hard"
+        table = Table.create("big2", players, seed=seed * 1_000_003 + deal, bots=bots, deals=1)
+        hard = table.seats[hard_seat].bot
+        assert isinstance(hard, HardBig2Bot)
+        for name, value in settings.items():
+            setattr(hard, name, type(getattr(hard, name))(value))
+        state = table.state
+        times = []
+        while not state.is_over:
+            timed = state.to_move == hard_seat and len(state.legal_actions()) > 1
+            start = time.perf_counter()
+            table.step_bot()
+            if timed:
+                times.append(time.perf_counter() - start)
+        result = state.result
+        assert result is not None
+        share = 1 / len(result.winners) if hard_seat in result.winners else 0.0
+        games.append((share, float(result.scores[hard_seat]), times))
+    return games
+
+
 def play(
-    games: int, players: int, seed: int, progress: bool = False, settings: dict[str, float] | None = None
+    games: int,
+    players: int,
+    seed: int,
+    progress: bool = False,
+    settings: dict[str, float] | None = None,
+    jobs: int = 1,
 ) -> dict[str, Any]:
     """Play the games and return the figures (see the module docstring). ``settings`` overrides attributes of the
-    ``hard`` bot (``playouts``, ``max_candidates``...), to compare variants on the same deals."""
+    ``hard`` bot (``playouts``, ``max_candidates``...), to compare variants on the same deals. ``jobs`` processes
+    share the deals; the games and wins are the same for any number (the times are not, on a busy machine)."""
     deals = math.ceil(games / players)
     per_deal: list[float] = []
     scores: list[float] = []
     times: list[float] = []
     outcomes: list[float] = []
     started = time.perf_counter()
-    for deal in range(deals):
-        won = 0.0
-        for hard_seat in range(players):
-            bots = ["medium"] * players
-            bots[hard_seat] = "hard"
-            table = Table.create("big2", players, seed=seed * 1_000_003 + deal, bots=bots, deals=1)
-            hard = table.seats[hard_seat].bot
-            assert isinstance(hard, HardBig2Bot)
-            for name, value in (settings or {}).items():
-                setattr(hard, name, type(getattr(hard, name))(value))
-            state = table.state
-            while not state.is_over:
-                timed = state.to_move == hard_seat and len(state.legal_actions()) > 1
-                start = time.perf_counter()
-                table.step_bot()
-                if timed:
-                    times.append(time.perf_counter() - start)
-            result = state.result
-            assert result is not None
-            share = 1 / len(result.winners) if hard_seat in result.winners else 0.0
-            won += share
-            outcomes.append(share)
-            scores.append(result.scores[hard_seat])
-        per_deal.append(won / players)
-        if progress:
-            done = deal + 1
-            print(
-                f"\r{done * players} games, hard won {statistics.mean(per_deal):.1%}",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
+    work = functools.partial(play_deal, players=players, seed=seed, settings=settings or {})
+    with contextlib.ExitStack() as stack:
+        if jobs > 1:
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(jobs))
+            results: Iterator[list[tuple[float, float, list[float]]]] = pool.imap(work, range(deals))
+        else:
+            results = map(work, range(deals))
+        for deal_games in results:
+            for share, score, deal_times in deal_games:
+                outcomes.append(share)
+                scores.append(score)
+                times.extend(deal_times)
+            per_deal.append(sum(share for share, _, _ in deal_games) / players)
+            if progress:
+                print(
+                    f"\r{len(per_deal) * players} games, hard won {statistics.mean(per_deal):.1%}",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
     if progress:
         print(file=sys.stderr)
     rate = statistics.mean(per_deal)
@@ -94,6 +119,7 @@ def play(
         "p95_ms": round(times[min(len(times) - 1, int(0.95 * len(times)))] * 1000, 1) if times else None,
         "slowest_ms": round(times[-1] * 1000, 1) if times else None,
         "seconds": round(time.perf_counter() - started, 1),
+        "jobs": jobs,
         "settings": settings or {},
         "outcomes": outcomes,
     }
@@ -112,6 +138,9 @@ def main() -> None:
         metavar="NAME=VALUE",
         help="override an attribute of the hard bot (repeatable), e.g. --set playouts=400",
     )
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes sharing the deals (same games and wins; busier times)"
+    )
     parser.add_argument("--record", metavar="FILE", help="also write the figures, with each game's outcome, as JSON")
     args = parser.parse_args()
     settings: dict[str, float] = {}
@@ -125,7 +154,9 @@ def main() -> None:
             parser.error(f"--set {item}: the value must be a number")
     if args.games < 2 * args.players:
         parser.error(f"--games must be at least {2 * args.players} (two deals) for an interval")
-    figures = play(args.games, args.players, args.seed, progress=not args.json, settings=settings)
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    figures = play(args.games, args.players, args.seed, progress=not args.json, settings=settings, jobs=args.jobs)
     if args.record:
         with open(args.record, "w", encoding="utf-8") as file:
             json.dump(figures, file)
@@ -141,7 +172,7 @@ def main() -> None:
     print(
         f"hard decisions with a choice: {figures['decisions']}; median {figures['median_ms']:.0f} ms, "
         f"95th percentile {figures['p95_ms']:.0f} ms, slowest {figures['slowest_ms']:.0f} ms "
-        f"({figures['seconds']:.0f} s in all)"
+        f"({figures['seconds']:.0f} s in all, {args.jobs} job{'s' if args.jobs > 1 else ''})"
     )
 
 

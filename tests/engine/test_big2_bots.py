@@ -12,6 +12,7 @@ from engine.bots.big2 import (
     HardBig2Bot,
     MediumBig2Bot,
     chain_deals,
+    halving_schedule,
     loss_points,
     medium_move,
     plan,
@@ -20,6 +21,7 @@ from engine.games.big2 import (
     PASS,
     Big2Options,
     Big2State,
+    Big2View,
     Combo,
     DealOver,
     HiddenDeal,
@@ -209,6 +211,81 @@ def test_a_seeded_table_plays_the_same_match_twice() -> None:
         return [type(e).__name__ + str(getattr(e, "cards", "")) for e in state.history]
 
     assert moves() == moves()
+
+
+@pytest.mark.parametrize("budget", [1, 12, 400, 800])
+@pytest.mark.parametrize("candidates", [2, 3, 5, 6, 9, 10, 17])
+def test_halving_schedule_ends_with_one_pick_within_the_budget(candidates: int, budget: int) -> None:
+    """Each round keeps the better half of its picks (rounded up) and has an equal share of the budget: at most
+    that share of playouts, or one deal when the share is smaller."""
+    schedule = halving_schedule(candidates, budget)
+    alive = candidates
+    playouts = 0
+    for deals in schedule:
+        assert deals >= 1
+        assert deals * alive <= max(budget / len(schedule), alive)
+        playouts += deals * alive
+        alive = (alive + 1) // 2
+    assert alive == 1, "the last round leaves one pick"
+    if budget >= 400:
+        assert budget * 0.9 <= playouts <= budget
+        assert schedule == sorted(schedule), "fewer picks, more deals each"
+    assert halving_schedule(1, budget) == []
+
+
+class _Handicapped(HardBig2Bot):
+    """``hard`` with one pick made to lose: its playouts score 10,000 less. Every playout is logged."""
+
+    loser: Combo | None = None
+
+    def __init__(self, log: list[tuple[Combo | None, tuple[int, ...]]]) -> None:
+        super().__init__(GAME)
+        self.log = log
+
+    def _playout(self, view: Big2View, table: Combo | None, hands: list[int], pick: Combo | None, must: int) -> float:
+        self.log.append((pick, tuple(hands)))
+        score = super()._playout(view, table, hands, pick, must)
+        return score - 10_000.0 if pick == self.loser else score
+
+
+def test_successive_halving_drops_a_losing_pick_after_the_first_round_and_repeats_itself() -> None:
+    """A pick that loses every playout is played out on the first round's deals only, and never chosen; the picks
+    of a round all play the same deals; the playouts stay within the budget; and the same RNG gives the same
+    search, playout for playout."""
+    state = GAME.new_match(4, opts(deals=1), random.Random(0))
+    seat = state.to_move
+    assert seat is not None
+    view = state.view(seat)
+    searches = []
+    for _ in range(2):
+        log: list[tuple[Combo | None, tuple[int, ...]]] = []
+        bot = _Handicapped(log)
+        bot.playouts = 60
+        picks = bot.candidates(view)
+        assert len(picks) == bot.max_candidates == 10
+        bot.loser = picks[0]  # medium's own play: else the first pick wins ties
+        schedule = halving_schedule(len(picks), bot.budget(view))
+        assert len(schedule) == 4
+        chosen = bot.select(view, picks, random.Random(7))
+        searches.append((chosen, log))
+        assert chosen != 0
+        assert sum(1 for pick, _ in log if pick == picks[0]) == schedule[0]
+        assert sum(1 for pick, _ in log if pick == picks[chosen]) == sum(schedule), "the winner plays every deal"
+        assert len(log) <= bot.budget(view)
+        first_round = {hands for pick, hands in log[: schedule[0] * len(picks)]}
+        assert len(first_round) == schedule[0], "every pick of a round is played on the same deals"
+    assert searches[0] == searches[1]
+
+
+def test_hard_goes_out_when_it_can() -> None:
+    """With only the pair of 2s left, which beats the table, ``hard`` plays it rather than passing."""
+    state = position(["2S 2H", "3C 4C 5C", "6C 7C 8C", "9C TC JC"], turn=0, table="5D 5H", table_seat=3)
+    view = state.view(0)
+    bot = make_bot(GAME, "hard")
+    assert isinstance(bot, HardBig2Bot)
+    bot.playouts = 12
+    action = bot.choose(view, state.legal_actions(), random.Random(0))
+    assert isinstance(action, Play) and set(action.cards) == set(cards("2S 2H"))
 
 
 # ---------------------------------------------------------------------------------------------------------------
