@@ -138,6 +138,7 @@ async def test_menu_starts_a_game() -> None:
         assert len(table.session.info.names) == 3
         assert table.session.entry.key == "chase"
         assert app.config is not None and app.config.difficulty == "easy" and app.config.seed is not None
+        assert await wait_for(pilot, lambda: table.is_mounted)  # (its title is set once it is mounted)
         assert f"seed {app.config.seed}" in table.sub_title
         assert await settled(pilot)
 
