@@ -197,7 +197,14 @@ class SessionScreen(StyledOnce, Screen[None]):
             history = list(self._inbox)
         self._catching_up = len(history)
         self._stale_rounds = max(0, sum(isinstance(event, RoundOver) for event in history) - 1)
-        self._drain()
+        self._drain()  # before the first frame: it shows the table as it is
+        # Drawn once more after that frame, when every widget knows its size (a seat fits its row of card backs to
+        # its width, unknown until the screen is laid out).
+        self.call_after_refresh(self._redraw_laid_out)
+
+    def _redraw_laid_out(self) -> None:
+        if self.idle() and self.snapshot is not None and self.is_attached:
+            self.redraw()
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -223,7 +230,9 @@ class SessionScreen(StyledOnce, Screen[None]):
             return self._inbox.popleft() if self._inbox else None
 
     def _drain(self) -> None:
-        if self._stepping or self._round_over is not None or self._results_shown or not self.is_mounted:
+        # Attached, not "mounted": on_mount drains the events the session has already sent (is_mounted turns true
+        # only after it), so the screen's first frame shows the table as it is, not an empty one.
+        if self._stepping or self._round_over is not None or self._results_shown or not self.is_attached:
             return
         while (event := self._next_event()) is not None:
             if isinstance(event, RoundStarted):
