@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from engine.cards import Card
@@ -44,3 +45,26 @@ def cards_in(obj: object) -> Iterator[Card]:
     """Every Card anywhere in ``obj``. Views and events hold their cards as cards (never behind masks or keys), so
     this finds every card they name."""
     return (value for value in walk(obj) if isinstance(value, Card))
+
+
+def snapshot(state: Any) -> tuple[dict[str, Any], list[Event], Any]:
+    """Everything in the state, to compare before and after a refused action: a deep copy of every field but the
+    RNG object and the history, a shallow copy of the history (its events are frozen: a deep copy of a long
+    history was most of a self-play test's time), plus the RNG's internal state."""
+    fields = {k: v for k, v in vars(state).items() if k not in ("rng", "history")}
+    # Cards are immutable values: the copy keeps the state's own (rebuilding each card was the rest of the cost).
+    kept: dict[int, Any] = {id(c): c for zone in state.zones().values() for c in zone}
+    return copy.deepcopy(fields, kept), list(state.history), state.rng.getstate()
+
+
+def card_ids(cards: Iterable[Card]) -> frozenset[int]:
+    """The identities of the card objects ``cards`` holds, for :func:`is_one_deck`."""
+    return frozenset(map(id, cards))
+
+
+def is_one_deck(cards: Sequence[Card], ids: frozenset[int]) -> bool:
+    """Is each of ``cards`` one of the card objects whose identities are ``ids`` (:func:`card_ids` of a deck),
+    none of them twice? A game moves its deck's card objects and never makes new ones, so for a deck of distinct
+    cards this is stronger than comparing the cards' values, and much cheaper than hashing them."""
+    found = set(map(id, cards))
+    return len(found) == len(cards) and found <= ids
