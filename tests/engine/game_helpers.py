@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
+from enum import Enum
 from typing import Any
 
 from engine.cards import Card
@@ -49,12 +50,40 @@ def cards_in(obj: object) -> Iterator[Card]:
 
 def snapshot(state: Any) -> tuple[dict[str, Any], list[Event], Any]:
     """Everything in the state, to compare before and after a refused action: a deep copy of every field but the
-    RNG object and the history, a shallow copy of the history (its events are frozen: a deep copy of a long
-    history was most of a self-play test's time), plus the RNG's internal state."""
-    fields = {k: v for k, v in vars(state).items() if k not in ("rng", "history")}
-    # Cards are immutable values: the copy keeps the state's own (rebuilding each card was the rest of the cost).
-    kept: dict[int, Any] = {id(c): c for zone in state.zones().values() for c in zone}
-    return copy.deepcopy(fields, kept), list(state.history), state.rng.getstate()
+    RNG object and the history (:func:`_copy`), a shallow copy of the history (its events are frozen: a deep copy
+    of a long history was most of a self-play test's time), plus the RNG's internal state."""
+    fields = {k: _copy(v) for k, v in vars(state).items() if k not in ("rng", "history")}
+    return fields, list(state.history), state.rng.getstate()
+
+
+_KEPT: set[type] = {int, bool, float, str, bytes, type(None), Card}
+"""What cannot change, so a copy may keep it: numbers, text, cards (frozen), and (added when met) enum classes."""
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy for :func:`snapshot`, to compare with ``==``: containers are copied, what cannot change is kept
+    (``copy.deepcopy`` rebuilt every card, most of the cost), a dataclass becomes its class and its fields."""
+    kind = type(value)
+    if kind in _KEPT:
+        return value
+    if kind is tuple:
+        return tuple(map(_copy, value))
+    if kind is list:
+        return list(map(_copy, value))
+    if kind is dict:
+        return {_copy(k): _copy(v) for k, v in value.items()}
+    if kind is set or kind is frozenset:
+        return kind(map(_copy, value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS.get(kind)
+        if names is None:
+            names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+        return kind, tuple(_copy(getattr(value, name)) for name in names)
+    if isinstance(value, Enum):
+        _KEPT.add(kind)
+        return value
+    return copy.deepcopy(value)
 
 
 def card_ids(cards: Iterable[Card]) -> frozenset[int]:
