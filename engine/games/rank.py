@@ -141,6 +141,7 @@ _ONLY: tuple[frozenset[int], ...] = tuple(frozenset({seat}) for seat in range(10
 """The audience of a private event, one seat (made once: a draw is every other move of a random deal)."""
 _ESCAPES = frozenset({Rank.ACE, Rank.JOKER})
 """What may be played when no normal play is held."""
+_new_object = object.__new__
 
 
 def is_normal(card: Card, rank: Rank | None) -> bool:
@@ -554,12 +555,12 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
             return list(_NAME_ACTIONS)
         hand = self.hands[self.turn]
         ok = self.normal_ranks()
-        normal: list[RankAction] = [Play(c) for c in _distinct([c for c in hand if c.rank in ok])]
+        normal = _plays([c for c in hand if c.rank in ok])
         if self.phase is RankPhase.FOLLOW:
             return [*normal, PASS]
         if normal:
             return normal
-        actions: list[RankAction] = [Play(c) for c in _distinct([c for c in hand if c.rank in _ESCAPES])]
+        actions = _plays([c for c in hand if c.rank in _ESCAPES])
         if self.can_draw():
             actions.append(DRAW)
         return actions or [PASS]
@@ -629,17 +630,22 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
 
     def _put(self, seat: int, card: Card, kind: PlayKind) -> list[Event]:
         """Move ``card`` from ``seat``'s hand to the pile."""
-        self.hands[seat].remove(card)
+        hand = self.hands[seat]
+        hand.remove(card)
         self.pile.append(card)
         self.named = None
-        return [Played(seat=seat, card=card, kind=kind, left=len(self.hands[seat]))]
+        played = _new_object(Played)  # every field given, without the slow frozen __init__ (a play is every other move)
+        played.__dict__.update(audience=None, seat=seat, card=card, kind=kind, left=len(hand))
+        return [played]
 
     def _draw(self, seat: int) -> list[Event]:
         """Draw one card: played at once if it is a normal play, else kept; a pending exit is confirmed."""
         events = self._refill()
         card = self.stock.pop()
         self.hands[seat].append(card)
-        events.append(Drew(seat=seat, card=card, audience=_ONLY[seat]))
+        drew = _new_object(Drew)  # every field given, without the slow frozen __init__ (a draw is every other move)
+        drew.__dict__.update(audience=_ONLY[seat], seat=seat, card=card)
+        events.append(drew)
         events += self._confirm_exit(seat)  # RULES: even when the drawn card is then played at once
         if card.rank in self.normal_ranks():
             events += self._put(seat, card, PlayKind.DRAWN)
@@ -688,7 +694,13 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
             self.pending = seat
             events.append(WentOut(seat=seat))
         pending = self.pending
-        if sum(1 for s, hand in enumerate(self.hands) if hand or s == pending) <= 1:
+        holders = 0
+        for s, hand in enumerate(self.hands):
+            if hand or s == pending:
+                holders += 1
+                if holders > 1:
+                    break
+        else:  # one seat or none still holds cards: the deal is over
             return events + self._end_deal()
         self.turn = self.next_holder(seat)
         return events
@@ -768,11 +780,15 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
         return deck_of(self.players)
 
 
-def _distinct(cards: list[Card]) -> list[Card]:
-    """One of each card (two decks hold two copies), in display order."""
+def _plays(cards: list[Card]) -> list[RankAction]:
+    """A play of each card, one of each (two decks hold two copies), in display order."""
     if len(cards) < 2:
-        return cards
-    return sorted(set(cards), key=sort_key)
+        return [_PLAY[c] for c in cards]
+    return [_PLAY[c] for c in sorted(set(cards), key=sort_key)]
+
+
+_PLAY: dict[Card, RankAction] = {c: Play(c) for c in deck_of(10)}
+"""The play of each card, made once (the actions are frozen): a legal-move listing is made at every move."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
