@@ -482,15 +482,15 @@ class TrashState(GameState[TrashOptions, TrashView, TrashAction]):
 
     def can_place(self, seat: int, card: Card) -> bool:
         """Could ``card`` be placed on ``seat``'s layout now (what taking it from the discard pile needs)?"""
-        down = self.face_down(seat)
+        up = self.face_up[seat]
         if is_king(card):
-            return bool(down)
+            return not all(up)  # a face-down slot to put it on
         slot = slot_of(card)
         if slot is None or slot > self.sizes[seat]:
             return False
-        if not self.face_up[seat][slot - 1]:
+        if not up[slot - 1]:
             return True
-        return is_king(self.layouts[seat][slot - 1]) and bool(down)
+        return is_king(self.layouts[seat][slot - 1]) and not all(up)
 
     # -- dealing -------------------------------------------------------------------------------------------------
     def start_deal(self) -> list[Event]:
