@@ -6,6 +6,7 @@ import copy
 import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from enum import Enum
+from itertools import chain
 from typing import Any
 
 from engine.cards import Card
@@ -84,6 +85,13 @@ def _copy(value: Any) -> Any:
         _KEPT.add(kind)
         return value
     return copy.deepcopy(value)
+
+
+def physical_cards(state: GameState[Any, Any, Any]) -> list[int]:
+    """The identities of every card object in the state's zones, sorted. Within a deal a game moves its card
+    objects and never makes new ones, so this must not change from one action to the next: a stronger check than
+    the multiset (two copies of a card are told apart), and far cheaper than hashing cards."""
+    return sorted(map(id, chain.from_iterable(state.zones().values())))
 
 
 def card_ids(cards: Iterable[Card]) -> frozenset[int]:
