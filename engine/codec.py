@@ -41,7 +41,7 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar, Union
 
-from engine.cards import Card
+from engine.cards import Card, standard_deck
 from engine.errors import CodecError, ParlourError, echo
 
 _BY_TAG: dict[tuple[str, str], type] = {}
@@ -109,6 +109,8 @@ def encode(value: Any) -> Any:
         raise CodecError("cannot encode a value nested this deep (or that contains itself)") from None
 
 
+_CARD_OF_TEXT: dict[str, Card] = {str(card): card for card in standard_deck(jokers=1)}
+"""Each card by its text (cards are immutable: a decoded card may be the deck's own)."""
 _PLAIN = frozenset({type(None), bool, int, float, str})
 """The types whose values are their own JSON (exactly these: a subclass, such as an IntEnum, is looked at)."""
 
@@ -189,7 +191,6 @@ def _names_type_of(key: tuple[Any, type]) -> bool:
     return False
 
 
-_MISSING = object()
 _NAMES_TYPE: dict[Any, bool] = {}
 _ITEM_HINTS: dict[Any, tuple[Any, tuple[Any, ...] | None]] = {}
 _DICT_HINTS: dict[Any, tuple[Any, Any]] = {}
@@ -201,12 +202,12 @@ received): whether it names a class, its items' hints, its keys' and values' hin
 def _memo(cache: dict[Any, Any], key: Any, make: Callable[[Any], Any]) -> Any:
     """``make(key)``, remembered in ``cache`` (a key that cannot be hashed is worked out every time)."""
     try:
-        found = cache.get(key, _MISSING)
+        return cache[key]
+    except KeyError:
+        found = cache[key] = make(key)
+        return found
     except TypeError:
         return make(key)
-    if found is _MISSING:
-        found = cache[key] = make(key)
-    return found
 
 
 def _is_union(hint: Any) -> bool:
@@ -318,7 +319,10 @@ def _decoding(hint: Any) -> tuple[str, Any]:
 
 
 def _decode(data: Any, hint: Any) -> Any:
-    case, origin = _memo(_DECODING, hint, _decoding)
+    try:
+        case, origin = _DECODING[hint]  # _memo written out: this runs for every value received
+    except (KeyError, TypeError):
+        case, origin = _memo(_DECODING, hint, _decoding)
     if case == "any":
         return _decode_any(data)
     if case == "none":
@@ -332,7 +336,8 @@ def _decode(data: Any, hint: Any) -> Any:
     if hint is Card:
         if not isinstance(data, str):
             raise CodecError(f"expected a card, got {echo(data)}")
-        return Card.parse(data)
+        card = _CARD_OF_TEXT.get(data)  # a card's own text, the usual case; Card.parse reads any other form
+        return card if card is not None else Card.parse(data)
     if hint is bool:
         if not isinstance(data, bool):
             raise CodecError(f"expected true or false, got {echo(data)}")
