@@ -31,22 +31,48 @@ def of_type(events: Sequence[Event], kind: type[Event]) -> list[Any]:
 def walk(value: Any) -> Iterator[Any]:
     """``value`` and everything inside it: dataclass fields, tuples, lists, sets, dicts (keys too)."""
     yield value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from walk(getattr(value, f.name))
-    elif isinstance(value, tuple | list | set | frozenset):
-        for item in value:
-            yield from walk(item)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from walk(key)
-            yield from walk(item)
+    for part in _inside(value):
+        yield from walk(part)
 
 
 def cards_in(obj: object) -> Iterator[Card]:
     """Every Card anywhere in ``obj``. Views and events hold their cards as cards (never behind masks or keys), so
-    this finds every card they name."""
-    return (value for value in walk(obj) if isinstance(value, Card))
+    this finds every card they name. (What :func:`walk` finds, gathered without a generator at each level; a card's
+    own fields, a rank and a suit, hold no card.)"""
+    found: list[Card] = []
+    _gather_cards(obj, found)
+    return iter(found)
+
+
+def _gather_cards(value: Any, found: list[Card]) -> None:
+    if isinstance(value, Card):
+        found.append(value)
+        return
+    for part in _inside(value):
+        _gather_cards(part, found)
+
+
+_LEAVES: set[type] = {int, bool, float, str, bytes, type(None)}
+"""Types with nothing inside for :func:`walk` (more are added as they are met: enums, classes...)."""
+_DATACLASS_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _inside(value: Any) -> Sequence[Any] | set[Any] | frozenset[Any]:
+    """What :func:`walk` goes into: a dataclass's fields, a container's items, a dict's keys and values."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return ()
+    names = _DATACLASS_FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _DATACLASS_FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return [getattr(value, name) for name in names]
+    if isinstance(value, tuple | list | set | frozenset):
+        return value
+    if isinstance(value, dict):
+        return [part for pair in value.items() for part in pair]
+    _LEAVES.add(kind)  # neither a dataclass instance nor a container: nor is any other value of its type
+    return ()
 
 
 def snapshot(state: Any) -> tuple[dict[str, Any], list[Event], Any]:
