@@ -117,8 +117,13 @@ _PLAIN = frozenset({type(None), bool, int, float, str})
 
 def _encode(value: Any, hint: Any) -> Any:
     cls = type(value)
-    if cls in _PLAIN:  # the commonest case first; the line below answers the same for these
+    if cls in _PLAIN:  # the commonest cases first; the checks below answer the same for these
         return value
+    fields = _ENCODED_FIELDS.get(cls)  # a class encoded as a dataclass before: the checks below go there again
+    if fields is not None:
+        return _encode_fields(value, cls, fields)
+    if cls is tuple or cls is list:
+        return _encode_items(value, hint)
     if value is None or (isinstance(value, bool | int | float | str) and not isinstance(value, enum.Enum)):
         return value
     if isinstance(value, Card):
@@ -129,17 +134,11 @@ def _encode(value: Any, hint: Any) -> Any:
         game, name = tag_of(cls)
         return {"game": game, "type": name, "value": value.value}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        game, name = tag_of(cls)
-        out: dict[str, Any] = {"game": game, "type": name}
-        for field, field_hint, _required in _init_fields(cls):
-            out[field] = _encode(getattr(value, field), field_hint)
-        return out
+        tag_of(cls)  # a class not registered is refused before its fields are looked at
+        fields = _ENCODED_FIELDS[cls] = _init_fields(cls)
+        return _encode_fields(value, cls, fields)
     if isinstance(value, tuple | list):
-        every, by_index = _item_hints(hint)
-        if by_index is None:
-            return [_encode(item, every) for item in value]
-        last = len(by_index)
-        return [_encode(item, by_index[index] if index < last else Any) for index, item in enumerate(value)]
+        return _encode_items(value, hint)
     if isinstance(value, set | frozenset):
         item = _item_hint(hint, 0)
         return sorted((_encode(v, item) for v in value), key=_sort_key)
@@ -151,7 +150,25 @@ def _encode(value: Any, hint: Any) -> Any:
     raise CodecError(f"cannot encode a {type(value).__name__}: {echo(value)}")
 
 
+def _encode_fields(value: Any, cls: type, fields: tuple[tuple[str, Any, bool], ...]) -> dict[str, Any]:
+    game, name = tag_of(cls)
+    out: dict[str, Any] = {"game": game, "type": name}
+    for field, field_hint, _required in fields:
+        out[field] = _encode(getattr(value, field), field_hint)
+    return out
+
+
+def _encode_items(value: tuple[Any, ...] | list[Any], hint: Any) -> list[Any]:
+    every, by_index = _item_hints(hint)
+    if by_index is None:
+        return [_encode(item, every) for item in value]
+    last = len(by_index)
+    return [_encode(item, by_index[index] if index < last else Any) for index, item in enumerate(value)]
+
+
 _INIT_FIELDS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
+_ENCODED_FIELDS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
+"""The dataclasses :func:`_encode` has met, by their class: the next value of one goes straight to its fields."""
 
 
 def _init_fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:
