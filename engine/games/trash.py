@@ -539,6 +539,27 @@ class TrashState(GameState[TrashOptions, TrashView, TrashAction]):
             return [SWAP] if self.held_from == "discard" else [SWAP, KEEP]
         return []
 
+    def allows(self, action: TrashAction) -> bool:
+        """The same answer as ``action in legal_actions()``, without listing them (a refused action is checked
+        this way, and every action applied)."""
+        if self.over:
+            return False
+        kind = type(action)
+        if self.phase is TrashPhase.DRAW:
+            if kind is not Draw:
+                return False
+            assert isinstance(action, Draw)
+            if action.source == "stock":
+                return bool(self.stock)
+            if action.source == "discard":
+                return bool(self.discard) and self.can_place(self.turn, self.discard[-1])
+            return False
+        if self.phase is TrashPhase.KING:
+            return kind is PlaceKing and action in self.legal_actions()
+        if self.phase is TrashPhase.SWAP:
+            return kind is Swap or (kind is Keep and self.held_from != "discard")
+        return False
+
     def validate_action(self, action: Any) -> None:
         validate(action)
 
