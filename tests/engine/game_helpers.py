@@ -95,6 +95,8 @@ def _copy(value: Any) -> Any:
     if kind in _KEPT:
         return value
     if kind is tuple:
+        if _KEPT.issuperset(map(type, value)):
+            return value  # a tuple of what cannot change cannot change
         return tuple(map(_copy, value))
     if kind is list:
         return list(map(_copy, value))
