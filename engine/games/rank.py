@@ -605,12 +605,12 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
             if any(is_normal(c, rank) for c in self.hands[seat]):
                 self.phase = RankPhase.FOLLOW  # RULES: asked only when the player holds such a card
                 return events
-            return events + self._end_turn(seat)
+            return self._end_turn(seat, events)
         if isinstance(action, Pass):
             events = [Passed(seat=seat)]
             if self.phase is RankPhase.PLAY:
                 events += self._confirm_exit(seat)
-            return events + self._end_turn(seat)
+            return self._end_turn(seat, events)
         if isinstance(action, Draw):
             return self._draw(seat)
         card = action.card
@@ -621,12 +621,12 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
         else:
             kind = PlayKind.JOKER if card.rank is Rank.JOKER else PlayKind.ACE
         events = self._put(seat, card, kind)
-        if kind is not PlayKind.FOLLOW:
+        if kind is not PlayKind.FOLLOW and self.pending is not None:
             events += self._come_back(seat)  # any play answers a pending exit: the player is back in
         if kind is PlayKind.JOKER:
             self.phase = RankPhase.NAME
             return events
-        return events + self._end_turn(seat)
+        return self._end_turn(seat, events)
 
     def _put(self, seat: int, card: Card, kind: PlayKind) -> list[Event]:
         """Move ``card`` from ``seat``'s hand to the pile."""
@@ -646,10 +646,11 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
         drew = _new_object(Drew)  # every field given, without the slow frozen __init__ (a draw is every other move)
         drew.__dict__.update(audience=_ONLY[seat], seat=seat, card=card)
         events.append(drew)
-        events += self._confirm_exit(seat)  # RULES: even when the drawn card is then played at once
+        if self.pending is not None:
+            events += self._confirm_exit(seat)  # RULES: even when the drawn card is then played at once
         if card.rank in self.normal_ranks():
             events += self._put(seat, card, PlayKind.DRAWN)
-        return events + self._end_turn(seat)
+        return self._end_turn(seat, events)
 
     def _refill(self) -> list[Event]:
         """RULES: only when a card must be drawn and the stock is empty, the pile but its top becomes the stock."""
@@ -686,9 +687,9 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
         self.out.append(gone)
         return [OutForGood(seat=gone, place=len(self.out))]
 
-    def _end_turn(self, seat: int) -> list[Event]:
-        """The player who played the last card goes pending; the deal ends, or the next holder moves."""
-        events: list[Event] = []
+    def _end_turn(self, seat: int, events: list[Event]) -> list[Event]:
+        """The player who played the last card goes pending; the deal ends, or the next holder moves. Its events
+        go after ``events``, which it returns."""
         self.phase = RankPhase.PLAY
         if not self.hands[seat] and self.pending != seat:
             self.pending = seat
@@ -701,7 +702,8 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
                 if holders > 1:
                     break
         else:  # one seat or none still holds cards: the deal is over
-            return events + self._end_deal()
+            events += self._end_deal()
+            return events
         self.turn = self.next_holder(seat)
         return events
 
