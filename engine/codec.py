@@ -41,7 +41,7 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar, Union
 
-from engine.cards import Card
+from engine.cards import Card, standard_deck
 from engine.errors import CodecError, ParlourError, echo
 
 _BY_TAG: dict[tuple[str, str], type] = {}
@@ -109,27 +109,36 @@ def encode(value: Any) -> Any:
         raise CodecError("cannot encode a value nested this deep (or that contains itself)") from None
 
 
+_CARD_OF_TEXT: dict[str, Card] = {str(card): card for card in standard_deck(jokers=1)}
+"""Each card by its text (cards are immutable: a decoded card may be the deck's own)."""
+_PLAIN = frozenset({type(None), bool, int, float, str})
+"""The types whose values are their own JSON (exactly these: a subclass, such as an IntEnum, is looked at)."""
+
+
 def _encode(value: Any, hint: Any) -> Any:
+    cls = type(value)
+    if cls in _PLAIN:  # the commonest cases first; the checks below answer the same for these
+        return value
+    fields = _ENCODED_FIELDS.get(cls)  # a class encoded as a dataclass before: the checks below go there again
+    if fields is not None:
+        return _encode_fields(value, cls, fields)
+    if cls is tuple or cls is list:
+        return _encode_items(value, hint)
     if value is None or (isinstance(value, bool | int | float | str) and not isinstance(value, enum.Enum)):
         return value
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, enum.Enum):
-        if _names_type(hint, type(value)):
+        if _names_type(hint, cls):
             return value.value
-        game, name = tag_of(type(value))
+        game, name = tag_of(cls)
         return {"game": game, "type": name, "value": value.value}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        cls = type(value)
-        game, name = tag_of(cls)
-        hints = _hints(cls)
-        out: dict[str, Any] = {"game": game, "type": name}
-        for f in dataclasses.fields(value):
-            if f.init:
-                out[f.name] = _encode(getattr(value, f.name), hints.get(f.name, Any))
-        return out
+        tag_of(cls)  # a class not registered is refused before its fields are looked at
+        fields = _ENCODED_FIELDS[cls] = _init_fields(cls)
+        return _encode_fields(value, cls, fields)
     if isinstance(value, tuple | list):
-        return [_encode(item, _item_hint(hint, index)) for index, item in enumerate(value)]
+        return _encode_items(value, hint)
     if isinstance(value, set | frozenset):
         item = _item_hint(hint, 0)
         return sorted((_encode(v, item) for v in value), key=_sort_key)
@@ -141,6 +150,46 @@ def _encode(value: Any, hint: Any) -> Any:
     raise CodecError(f"cannot encode a {type(value).__name__}: {echo(value)}")
 
 
+def _encode_fields(value: Any, cls: type, fields: tuple[tuple[str, Any, bool], ...]) -> dict[str, Any]:
+    game, name = tag_of(cls)
+    out: dict[str, Any] = {"game": game, "type": name}
+    for field, field_hint, _required in fields:
+        out[field] = _encode(getattr(value, field), field_hint)
+    return out
+
+
+def _encode_items(value: tuple[Any, ...] | list[Any], hint: Any) -> list[Any]:
+    every, by_index = _item_hints(hint)
+    if by_index is None:
+        return [_encode(item, every) for item in value]
+    last = len(by_index)
+    return [_encode(item, by_index[index] if index < last else Any) for index, item in enumerate(value)]
+
+
+_INIT_FIELDS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
+_ENCODED_FIELDS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
+"""The dataclasses :func:`_encode` has met, by their class: the next value of one goes straight to its fields."""
+
+
+def _init_fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:
+    """The fields a dataclass's ``__init__`` takes (those its encoding holds), each with its type hint and whether
+    it has no default; worked out once per class."""
+    fields = _INIT_FIELDS.get(cls)
+    if fields is None:
+        hints = _hints(cls)
+        fields = tuple(
+            (
+                f.name,
+                hints.get(f.name, Any),
+                f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+            )
+            for f in dataclasses.fields(cls)
+            if f.init
+        )
+        _INIT_FIELDS[cls] = fields
+    return fields
+
+
 def _sort_key(data: Any) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
@@ -149,9 +198,33 @@ def _names_type(hint: Any, cls: type) -> bool:
     """Does ``hint`` say for sure that a value here is a ``cls`` (so it needs no tag)?"""
     if hint is cls:
         return True
+    return bool(_memo(_NAMES_TYPE, (hint, cls), _names_type_of))
+
+
+def _names_type_of(key: tuple[Any, type]) -> bool:
+    hint, cls = key
     if _is_union(hint):
         return cls in typing.get_args(hint)
     return False
+
+
+_NAMES_TYPE: dict[Any, bool] = {}
+_ITEM_HINTS: dict[Any, tuple[Any, tuple[Any, ...] | None]] = {}
+_DICT_HINTS: dict[Any, tuple[Any, Any]] = {}
+_DECODING: dict[Any, tuple[str, Any]] = {}
+"""What a type hint means to the codec, worked out once per hint (a hint is looked at for every value sent or
+received): whether it names a class, its items' hints, its keys' and values' hints, how to decode into it."""
+
+
+def _memo(cache: dict[Any, Any], key: Any, make: Callable[[Any], Any]) -> Any:
+    """``make(key)``, remembered in ``cache`` (a key that cannot be hashed is worked out every time)."""
+    try:
+        return cache[key]
+    except KeyError:
+        found = cache[key] = make(key)
+        return found
+    except TypeError:
+        return make(key)
 
 
 def _is_union(hint: Any) -> bool:
@@ -159,23 +232,41 @@ def _is_union(hint: Any) -> bool:
     return origin is Union or origin is types.UnionType
 
 
-def _item_hint(hint: Any, index: int) -> Any:
+def _item_hints(hint: Any) -> tuple[Any, tuple[Any, ...] | None]:
+    """The hint of the items of a list or tuple with ``hint``: ``(h, None)`` when every item's is ``h``, else
+    ``(Any, by_index)``, the hint of the item at each index (``Any`` past its end): :func:`_item_hint` for every
+    index, worked out once."""
+    return _memo(_ITEM_HINTS, hint, _item_hints_of)  # type: ignore[no-any-return]
+
+
+def _item_hints_of(hint: Any) -> tuple[Any, tuple[Any, ...] | None]:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
-            return args[0]
-        return args[index] if index < len(args) else Any
+            return args[0], None
+        return Any, args
     if origin in (list, set, frozenset) and args:
-        return args[0]
+        return args[0], None
     if _is_union(hint):
         containers = [a for a in args if typing.get_origin(a) in (tuple, list, set, frozenset)]
         if len(containers) == 1:
-            return _item_hint(containers[0], index)
-    return Any
+            return _item_hints_of(containers[0])
+    return Any, None
+
+
+def _item_hint(hint: Any, index: int) -> Any:
+    every, by_index = _item_hints(hint)
+    if by_index is None:
+        return every
+    return by_index[index] if index < len(by_index) else Any
 
 
 def _dict_hints(hint: Any) -> tuple[Any, Any]:
+    return _memo(_DICT_HINTS, hint, _dict_hints_of)  # type: ignore[no-any-return]
+
+
+def _dict_hints_of(hint: Any) -> tuple[Any, Any]:
     if typing.get_origin(hint) is dict:
         key, value = typing.get_args(hint)
         return key, value
@@ -230,24 +321,40 @@ def loads(text: str | bytes) -> Any:
     return decode(data)
 
 
-def _decode(data: Any, hint: Any) -> Any:
-    if isinstance(hint, TypeVar):
-        hint = Any
-    if hint is Any or hint is object:
-        return _decode_any(data)
+def _decoding(hint: Any) -> tuple[str, Any]:
+    """How :func:`_decode` reads data into ``hint``: the first of its cases that fits, and the hint's origin."""
+    if isinstance(hint, TypeVar) or hint is Any or hint is object:
+        return "any", None
     if hint is type(None):
+        return "none", None
+    if _is_union(hint):
+        return "union", None
+    origin = typing.get_origin(hint)
+    if origin is not None:
+        return "generic", origin
+    return "other", None
+
+
+def _decode(data: Any, hint: Any) -> Any:
+    try:
+        case, origin = _DECODING[hint]  # _memo written out: this runs for every value received
+    except (KeyError, TypeError):
+        case, origin = _memo(_DECODING, hint, _decoding)
+    if case == "any":
+        return _decode_any(data)
+    if case == "none":
         if data is not None:
             raise CodecError(f"expected null, got {echo(data)}")
         return None
-    if _is_union(hint):
+    if case == "union":
         return _decode_union(data, hint)
-    origin = typing.get_origin(hint)
-    if origin is not None:
+    if case == "generic":
         return _decode_generic(data, hint, origin)
     if hint is Card:
         if not isinstance(data, str):
             raise CodecError(f"expected a card, got {echo(data)}")
-        return Card.parse(data)
+        card = _CARD_OF_TEXT.get(data)  # a card's own text, the usual case; Card.parse reads any other form
+        return card if card is not None else Card.parse(data)
     if hint is bool:
         if not isinstance(data, bool):
             raise CodecError(f"expected true or false, got {echo(data)}")
@@ -373,15 +480,12 @@ def _decode_tagged(data: Any) -> Any:
             raise CodecError(f"not a {name}: {echo(data['value'])}") from None
     if not dataclasses.is_dataclass(cls):
         raise CodecError(f"{game}/{name} cannot be decoded")
-    hints = _hints(cls)
     kwargs: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if not f.init:
-            continue
-        if f.name in data:
-            kwargs[f.name] = _decode(data[f.name], hints.get(f.name, Any))
-        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise CodecError(f"{game}/{name} needs the field {f.name!r}")
+    for field, field_hint, required in _init_fields(cls):
+        if field in data:
+            kwargs[field] = _decode(data[field], field_hint)
+        elif required:
+            raise CodecError(f"{game}/{name} needs the field {field!r}")
     try:
         return cls(**kwargs)
     except ParlourError:

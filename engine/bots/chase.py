@@ -80,6 +80,15 @@ class HardChaseBot:
             base[seat] = card
         totals = {a: 0.0 for a in legal}
         weight_sum = 0.0
+        # Worked out once for every sample and every candidate action: the threshold rule for each rank (it looks
+        # at nothing else) and, for each seat still to act, its left neighbour and what it does with a card it
+        # wants rid of.
+        swap = {c.rank: wants_to_swap(c, view.options) for c in standard_deck()}
+        lefts = {s: left_of(s, view.lives) for s in view.order}
+        rest = [
+            (s, lefts[s], view.options.dealer_action if s == view.dealer else ChaseAction.TRADE)
+            for s in view.order[view.turn :]
+        ]
         # Only the hidden seats' cards and one deck card matter: draw that many, plus room to skip the 4 Kings.
         draw = min(len(pool), len(hidden) + 5)
         for _ in range(self.samples):
@@ -91,24 +100,27 @@ class HardChaseBot:
                     while deck[index].rank is Rank.KING:
                         index += 1
                 cards[seat] = deck.pop(index)
-            weight = self._likelihood(view, cards)
+            weight = self._likelihood(view, cards, swap, lefts)
             if weight == 0.0:
                 continue
             weight_sum += weight
             for action in legal:
-                totals[action] += weight * _play_out(view, list(cards), deck[0], action)
+                totals[action] += weight * _play_out(view, rest, swap, list(cards), deck[0], action)
         if weight_sum == 0.0:
             return {a: 0.0 for a in legal}
         return {a: t / weight_sum for a, t in totals.items()}
 
-    def _likelihood(self, view: ChaseView, cards: list[Card | None]) -> float:
-        """How likely the others' choices so far are, if they held the cards of this sample when they chose."""
+    def _likelihood(
+        self, view: ChaseView, cards: list[Card | None], swap: dict[Rank, bool], lefts: dict[int, int]
+    ) -> float:
+        """How likely the others' choices so far are, if they held the cards of this sample when they chose
+        (``swap``: :func:`wants_to_swap` for each rank; ``lefts``: each seat's left neighbour)."""
         held = list(cards)
         weight = 1.0
         for index in range(view.turn - 1, -1, -1):
             seat = view.order[index]
             if view.acted[seat] is Acted.TRADED:
-                left = left_of(seat, view.lives)
+                left = lefts[seat]
                 held[seat], held[left] = held[left], held[seat]
             if seat == view.seat:
                 continue
@@ -117,32 +129,37 @@ class HardChaseBot:
             if card.rank is Rank.KING:
                 continue
             traded = view.acted[seat] in (Acted.TRADED, Acted.BLOCKED)
-            agrees = traded == wants_to_swap(card, view.options)
+            agrees = traded == swap[card.rank]
             weight *= 1.0 - self.model_noise if agrees else self.model_noise
         return weight
 
 
-def _play_out(view: ChaseView, cards: list[Card | None], deck_card: Card, first: ChaseAction) -> int:
+def _play_out(
+    view: ChaseView,
+    rest: list[tuple[int, int, ChaseAction]],
+    swap: dict[Rank, bool],
+    cards: list[Card | None],
+    deck_card: Card,
+    first: ChaseAction,
+) -> int:
     """Play the rest of the hand: this seat takes ``first``, the others follow the threshold rule.
 
-    ``deck_card`` is a card drawn at random from the unseen ones: the top of the deck or the card a cut turns up.
+    ``rest`` is each seat still to act, in order, with its left neighbour and what it does with a card it wants rid
+    of; ``swap`` is :func:`wants_to_swap` for each rank. ``deck_card`` is a card drawn at random from the unseen
+    ones: the top of the deck or the card a cut turns up.
     """
     options = view.options
     me = view.seat
-    for index in range(view.turn, len(view.order)):
-        seat = view.order[index]
+    for seat, left, wanted in rest:
         card = cards[seat]
         assert card is not None
         if seat == me:
             action = first
-        elif card.rank is Rank.KING or not wants_to_swap(card, options):
+        elif card.rank is Rank.KING or not swap[card.rank]:
             action = ChaseAction.STAY
-        elif seat == view.dealer:
-            action = options.dealer_action
         else:
-            action = ChaseAction.TRADE
+            action = wanted
         if action is ChaseAction.TRADE:
-            left = left_of(seat, view.lives)
             other = cards[left]
             assert other is not None
             if other.rank is not Rank.KING:

@@ -187,20 +187,22 @@ def payments(cards: Mapping[int, Card], options: ChaseOptions) -> dict[int, int]
     if not cards:
         return {}
     owed: dict[int, int] = {}
+    # Each card's strength worked out once (the hard bot asks this for every sampled hand).
     if options.high_card_pays:
-        candidates = {s: c for s, c in cards.items() if c.rank is not Rank.KING}
+        candidates = {s: card_strength(c, options) for s, c in cards.items() if c.rank is not Rank.KING}
         if candidates:
-            top = max(card_strength(c, options) for c in candidates.values())
-            for seat, card in candidates.items():
-                if card_strength(card, options) == top:
+            top = max(candidates.values())
+            for seat, strength in candidates.items():
+                if strength == top:
                     owed[seat] = 1
         for seat, card in cards.items():
             if card.rank is Rank.ACE:
                 owed[seat] = 2  # an Ace pays 2 in all, even when it is also the highest card that pays
     else:
-        low = min(card_strength(c, options) for c in cards.values())
-        for seat, card in cards.items():
-            if card_strength(card, options) == low:
+        strengths = {s: card_strength(c, options) for s, c in cards.items()}
+        low = min(strengths.values())
+        for seat, strength in strengths.items():
+            if strength == low:
                 owed[seat] = 1
     return dict(sorted(owed.items()))
 

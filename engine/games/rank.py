@@ -141,6 +141,7 @@ _ONLY: tuple[frozenset[int], ...] = tuple(frozenset({seat}) for seat in range(10
 """The audience of a private event, one seat (made once: a draw is every other move of a random deal)."""
 _ESCAPES = frozenset({Rank.ACE, Rank.JOKER})
 """What may be played when no normal play is held."""
+_new_object = object.__new__
 
 
 def is_normal(card: Card, rank: Rank | None) -> bool:
@@ -554,12 +555,12 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
             return list(_NAME_ACTIONS)
         hand = self.hands[self.turn]
         ok = self.normal_ranks()
-        normal: list[RankAction] = [Play(c) for c in _distinct([c for c in hand if c.rank in ok])]
+        normal = _plays([c for c in hand if c.rank in ok])
         if self.phase is RankPhase.FOLLOW:
             return [*normal, PASS]
         if normal:
             return normal
-        actions: list[RankAction] = [Play(c) for c in _distinct([c for c in hand if c.rank in _ESCAPES])]
+        actions = _plays([c for c in hand if c.rank in _ESCAPES])
         if self.can_draw():
             actions.append(DRAW)
         return actions or [PASS]
@@ -604,12 +605,12 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
             if any(is_normal(c, rank) for c in self.hands[seat]):
                 self.phase = RankPhase.FOLLOW  # RULES: asked only when the player holds such a card
                 return events
-            return events + self._end_turn(seat)
+            return self._end_turn(seat, events)
         if isinstance(action, Pass):
             events = [Passed(seat=seat)]
             if self.phase is RankPhase.PLAY:
                 events += self._confirm_exit(seat)
-            return events + self._end_turn(seat)
+            return self._end_turn(seat, events)
         if isinstance(action, Draw):
             return self._draw(seat)
         card = action.card
@@ -620,30 +621,36 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
         else:
             kind = PlayKind.JOKER if card.rank is Rank.JOKER else PlayKind.ACE
         events = self._put(seat, card, kind)
-        if kind is not PlayKind.FOLLOW:
+        if kind is not PlayKind.FOLLOW and self.pending is not None:
             events += self._come_back(seat)  # any play answers a pending exit: the player is back in
         if kind is PlayKind.JOKER:
             self.phase = RankPhase.NAME
             return events
-        return events + self._end_turn(seat)
+        return self._end_turn(seat, events)
 
     def _put(self, seat: int, card: Card, kind: PlayKind) -> list[Event]:
         """Move ``card`` from ``seat``'s hand to the pile."""
-        self.hands[seat].remove(card)
+        hand = self.hands[seat]
+        hand.remove(card)
         self.pile.append(card)
         self.named = None
-        return [Played(seat=seat, card=card, kind=kind, left=len(self.hands[seat]))]
+        played = _new_object(Played)  # every field given, without the slow frozen __init__ (a play is every other move)
+        played.__dict__.update(audience=None, seat=seat, card=card, kind=kind, left=len(hand))
+        return [played]
 
     def _draw(self, seat: int) -> list[Event]:
         """Draw one card: played at once if it is a normal play, else kept; a pending exit is confirmed."""
         events = self._refill()
         card = self.stock.pop()
         self.hands[seat].append(card)
-        events.append(Drew(seat=seat, card=card, audience=_ONLY[seat]))
-        events += self._confirm_exit(seat)  # RULES: even when the drawn card is then played at once
+        drew = _new_object(Drew)  # every field given, without the slow frozen __init__ (a draw is every other move)
+        drew.__dict__.update(audience=_ONLY[seat], seat=seat, card=card)
+        events.append(drew)
+        if self.pending is not None:
+            events += self._confirm_exit(seat)  # RULES: even when the drawn card is then played at once
         if card.rank in self.normal_ranks():
             events += self._put(seat, card, PlayKind.DRAWN)
-        return events + self._end_turn(seat)
+        return self._end_turn(seat, events)
 
     def _refill(self) -> list[Event]:
         """RULES: only when a card must be drawn and the stock is empty, the pile but its top becomes the stock."""
@@ -680,16 +687,23 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
         self.out.append(gone)
         return [OutForGood(seat=gone, place=len(self.out))]
 
-    def _end_turn(self, seat: int) -> list[Event]:
-        """The player who played the last card goes pending; the deal ends, or the next holder moves."""
-        events: list[Event] = []
+    def _end_turn(self, seat: int, events: list[Event]) -> list[Event]:
+        """The player who played the last card goes pending; the deal ends, or the next holder moves. Its events
+        go after ``events``, which it returns."""
         self.phase = RankPhase.PLAY
         if not self.hands[seat] and self.pending != seat:
             self.pending = seat
             events.append(WentOut(seat=seat))
         pending = self.pending
-        if sum(1 for s, hand in enumerate(self.hands) if hand or s == pending) <= 1:
-            return events + self._end_deal()
+        holders = 0
+        for s, hand in enumerate(self.hands):
+            if hand or s == pending:
+                holders += 1
+                if holders > 1:
+                    break
+        else:  # one seat or none still holds cards: the deal is over
+            events += self._end_deal()
+            return events
         self.turn = self.next_holder(seat)
         return events
 
@@ -768,11 +782,15 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
         return deck_of(self.players)
 
 
-def _distinct(cards: list[Card]) -> list[Card]:
-    """One of each card (two decks hold two copies), in display order."""
+def _plays(cards: list[Card]) -> list[RankAction]:
+    """A play of each card, one of each (two decks hold two copies), in display order."""
     if len(cards) < 2:
-        return cards
-    return sorted(set(cards), key=sort_key)
+        return [_PLAY[c] for c in cards]
+    return [_PLAY[c] for c in sorted(set(cards), key=sort_key)]
+
+
+_PLAY: dict[Card, RankAction] = {c: Play(c) for c in deck_of(10)}
+"""The play of each card, made once (the actions are frozen): a legal-move listing is made at every move."""
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -482,15 +482,15 @@ class TrashState(GameState[TrashOptions, TrashView, TrashAction]):
 
     def can_place(self, seat: int, card: Card) -> bool:
         """Could ``card`` be placed on ``seat``'s layout now (what taking it from the discard pile needs)?"""
-        down = self.face_down(seat)
+        up = self.face_up[seat]
         if is_king(card):
-            return bool(down)
+            return not all(up)  # a face-down slot to put it on
         slot = slot_of(card)
         if slot is None or slot > self.sizes[seat]:
             return False
-        if not self.face_up[seat][slot - 1]:
+        if not up[slot - 1]:
             return True
-        return is_king(self.layouts[seat][slot - 1]) and bool(down)
+        return is_king(self.layouts[seat][slot - 1]) and not all(up)
 
     # -- dealing -------------------------------------------------------------------------------------------------
     def start_deal(self) -> list[Event]:
@@ -538,6 +538,27 @@ class TrashState(GameState[TrashOptions, TrashView, TrashAction]):
         if self.phase is TrashPhase.SWAP:
             return [SWAP] if self.held_from == "discard" else [SWAP, KEEP]
         return []
+
+    def allows(self, action: TrashAction) -> bool:
+        """The same answer as ``action in legal_actions()``, without listing them (a refused action is checked
+        this way, and every action applied)."""
+        if self.over:
+            return False
+        kind = type(action)
+        if self.phase is TrashPhase.DRAW:
+            if kind is not Draw:
+                return False
+            assert isinstance(action, Draw)
+            if action.source == "stock":
+                return bool(self.stock)
+            if action.source == "discard":
+                return bool(self.discard) and self.can_place(self.turn, self.discard[-1])
+            return False
+        if self.phase is TrashPhase.KING:
+            return kind is PlaceKing and action in self.legal_actions()
+        if self.phase is TrashPhase.SWAP:
+            return kind is Swap or (kind is Keep and self.held_from != "discard")
+        return False
 
     def validate_action(self, action: Any) -> None:
         validate(action)

@@ -13,18 +13,16 @@ size (as text, one string per seat), whose turn it is, what is on the table, so 
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from game_helpers import act as act
 from game_helpers import cards_in as cards_in
 from game_helpers import of_type as of_type
+from game_helpers import snapshot as snapshot
 
 from engine.cards import Card, parse_cards, standard_deck
-from engine.events import Event
 from engine.game import Scenario
 from engine.games.big2 import Big2Game, Big2Options, Big2State, Combo, classify, encoding, match_rule
 from engine.match import MatchProgress
@@ -141,13 +139,6 @@ def split_deck(players: int, seed: int) -> list[list[Card]]:
     random.Random(seed).shuffle(deck)
     per = 17 if players == 3 else 13
     return [deck[s * per : (s + 1) * per] for s in range(players)] + [deck[players * per :]]
-
-
-def snapshot(state: Big2State) -> tuple[dict[str, Any], list[Event], Any]:
-    """A deep copy of everything in the state except the RNG object and the history, a shallow copy of the history
-    (its events are frozen), plus the RNG's internal state."""
-    fields = {k: v for k, v in vars(state).items() if k not in ("rng", "history")}
-    return copy.deepcopy(fields), list(state.history), state.rng.getstate()
 
 
 def random_positions(

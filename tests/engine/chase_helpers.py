@@ -13,15 +13,14 @@ seeded RNG shuffles as usual. Nothing is patched and no private field is set.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from game_helpers import act as act
 from game_helpers import cards_in as cards_in
 from game_helpers import of_type as of_type
+from game_helpers import snapshot as snapshot
 
 from engine.cards import Card, parse_cards, standard_deck
 from engine.game import Scenario
@@ -96,12 +95,6 @@ def deal(
     assert state.order == tuple(turn_order(first.seats, dealer, lives))
     assert {s: state.cards[s] for s in state.order} == first.cards, "the first hand is dealt as planned"
     return state
-
-
-def snapshot(state: ChaseState) -> tuple[dict[str, Any], Any]:
-    """A deep copy of everything in the state except the RNG object, plus the RNG's internal state."""
-    fields = {k: v for k, v in vars(state).items() if k != "rng"}
-    return copy.deepcopy(fields), state.rng.getstate()
 
 
 ALL_ACTIONS: tuple[ChaseAction, ...] = tuple(ChaseAction)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from enum import Enum
+from itertools import chain
 from typing import Any
 
 from engine.cards import Card
@@ -28,19 +31,105 @@ def of_type(events: Sequence[Event], kind: type[Event]) -> list[Any]:
 def walk(value: Any) -> Iterator[Any]:
     """``value`` and everything inside it: dataclass fields, tuples, lists, sets, dicts (keys too)."""
     yield value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from walk(getattr(value, f.name))
-    elif isinstance(value, tuple | list | set | frozenset):
-        for item in value:
-            yield from walk(item)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from walk(key)
-            yield from walk(item)
+    for part in _inside(value):
+        yield from walk(part)
 
 
 def cards_in(obj: object) -> Iterator[Card]:
     """Every Card anywhere in ``obj``. Views and events hold their cards as cards (never behind masks or keys), so
-    this finds every card they name."""
-    return (value for value in walk(obj) if isinstance(value, Card))
+    this finds every card they name. (What :func:`walk` finds, gathered without a generator at each level; a card's
+    own fields, a rank and a suit, hold no card.)"""
+    found: list[Card] = []
+    _gather_cards(obj, found)
+    return iter(found)
+
+
+def _gather_cards(value: Any, found: list[Card]) -> None:
+    if isinstance(value, Card):
+        found.append(value)
+        return
+    for part in _inside(value):
+        _gather_cards(part, found)
+
+
+_LEAVES: set[type] = {int, bool, float, str, bytes, type(None)}
+"""Types with nothing inside for :func:`walk` (more are added as they are met: enums, classes...)."""
+_DATACLASS_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _inside(value: Any) -> Sequence[Any] | set[Any] | frozenset[Any]:
+    """What :func:`walk` goes into: a dataclass's fields, a container's items, a dict's keys and values."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return ()
+    names = _DATACLASS_FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _DATACLASS_FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return [getattr(value, name) for name in names]
+    if isinstance(value, tuple | list | set | frozenset):
+        return value
+    if isinstance(value, dict):
+        return [part for pair in value.items() for part in pair]
+    _LEAVES.add(kind)  # neither a dataclass instance nor a container: nor is any other value of its type
+    return ()
+
+
+def snapshot(state: Any) -> tuple[dict[str, Any], list[Event], Any]:
+    """Everything in the state, to compare before and after a refused action: a deep copy of every field but the
+    RNG object and the history (:func:`_copy`), a shallow copy of the history (its events are frozen: a deep copy
+    of a long history was most of a self-play test's time), plus the RNG's internal state."""
+    fields = {k: _copy(v) for k, v in vars(state).items() if k not in ("rng", "history")}
+    return fields, list(state.history), state.rng.getstate()
+
+
+_KEPT: set[type] = {int, bool, float, str, bytes, type(None), Card}
+"""What cannot change, so a copy may keep it: numbers, text, cards (frozen), and (added when met) enum classes."""
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy for :func:`snapshot`, to compare with ``==``: containers are copied, what cannot change is kept
+    (``copy.deepcopy`` rebuilt every card, most of the cost), a dataclass becomes its class and its fields."""
+    kind = type(value)
+    if kind in _KEPT:
+        return value
+    if kind is tuple:
+        if _KEPT.issuperset(map(type, value)):
+            return value  # a tuple of what cannot change cannot change
+        return tuple(map(_copy, value))
+    if kind is list:
+        return list(map(_copy, value))
+    if kind is dict:
+        return {_copy(k): _copy(v) for k, v in value.items()}
+    if kind is set or kind is frozenset:
+        return kind(map(_copy, value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS.get(kind)
+        if names is None:
+            names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+        return kind, tuple(_copy(getattr(value, name)) for name in names)
+    if isinstance(value, Enum):
+        _KEPT.add(kind)
+        return value
+    return copy.deepcopy(value)
+
+
+def physical_cards(state: GameState[Any, Any, Any]) -> list[int]:
+    """The identities of every card object in the state's zones, sorted. Within a deal a game moves its card
+    objects and never makes new ones, so this must not change from one action to the next: a stronger check than
+    the multiset (two copies of a card are told apart), and far cheaper than hashing cards."""
+    return sorted(map(id, chain.from_iterable(state.zones().values())))
+
+
+def card_ids(cards: Iterable[Card]) -> frozenset[int]:
+    """The identities of the card objects ``cards`` holds, for :func:`is_one_deck`."""
+    return frozenset(map(id, cards))
+
+
+def is_one_deck(cards: Sequence[Card], ids: frozenset[int]) -> bool:
+    """Is each of ``cards`` one of the card objects whose identities are ``ids`` (:func:`card_ids` of a deck),
+    none of them twice? A game moves its deck's card objects and never makes new ones, so for a deck of distinct
+    cards this is stronger than comparing the cards' values, and much cheaper than hashing them."""
+    found = set(map(id, cards))
+    return len(found) == len(cards) and found <= ids

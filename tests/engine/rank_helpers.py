@@ -24,6 +24,7 @@ from typing import Any
 from game_helpers import act as act
 from game_helpers import cards_in as cards_in
 from game_helpers import of_type as of_type
+from game_helpers import physical_cards
 
 from engine import codec
 from engine.cards import Card, Rank, is_conserved, parse_cards
@@ -160,7 +161,7 @@ def self_play_deals(
         n = rng.choice(list(players))
         state = GAME.new_match(n, RankOptions(deals=deals), random.Random(rng.getrandbits(32)))
         assert is_conserved(state.zones().values(), state.full_deck())
-        physical = sorted(id(c) for zone in state.zones().values() for c in zone)
+        physical = physical_cards(state)
         steps = 0
         deal_steps = 0
         while not state.is_over:
@@ -207,7 +208,7 @@ def self_play_deals(
                 elif kind is StockShuffled:
                     tally.shuffles += 1
             if new_deal or deal_over or steps % 25 == 0:
-                now = sorted(id(c) for zone in state.zones().values() for c in zone)
+                now = physical_cards(state)
                 if new_deal:
                     assert is_conserved(state.zones().values(), state.full_deck()), "cards not conserved"
                     physical = now

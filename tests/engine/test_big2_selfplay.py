@@ -134,7 +134,7 @@ def check_invariants(state: Big2State, track: Tracker, events: list[Event]) -> N
     seat = state.to_move
     assert seat is not None
     view = state.view(seat)
-    assert view.counts == counts and set(view.hand) == set(state.enc.cards(state.hands[seat]))
+    assert view.counts == counts and view.hand == state.enc.cards(state.hands[seat]), "the hand, lowest first"
     legal = state.legal_actions()
     assert legal, "the seat to move has a legal action"
     plays = state.legal_plays()

@@ -11,10 +11,11 @@ import random
 from dataclasses import dataclass, field
 
 import pytest
-from chase_helpers import ALL_ACTIONS, FULL_DECK, GAME, opts, snapshot
+from chase_helpers import ALL_ACTIONS, GAME, opts, snapshot
+from game_helpers import card_ids, is_one_deck
 
 from engine.bots import Bot
-from engine.cards import is_conserved
+from engine.cards import is_conserved, standard_deck
 from engine.errors import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError
 from engine.events import Event
 from engine.games.chase import ChaseOptions, ChaseState, DeckSwapped, PackCut
@@ -29,6 +30,8 @@ CONFIGS = [
     pytest.param(opts("chase", "high-card-pays"), id="chase-high-card-pays"),
 ]
 REJECT_EVERY = 50
+DECK_IDS = card_ids(standard_deck())
+"""The deck's card objects (the game deals these very objects)."""
 
 
 @dataclass
@@ -64,8 +67,7 @@ def check_invariants(state: ChaseState, track: Tracker) -> None:
     assert all(c is not None for c in held), "every seat in the hand holds a card"
     assert all(state.cards[s] is None for s in range(n) if s not in state.order)
     everything = [*held, *state.deck]
-    assert len(set(everything)) == len(everything), "no card in two places"
-    assert set(everything) <= FULL_DECK
+    assert is_one_deck(everything, DECK_IDS), "no card in two places, and every card one of the deck's"
     assert len(everything) == 52 - track.deck_taken, "held + deck = 52 minus the cards swapped or cut away"
     if track.steps % 10 == 0 or state.is_over:
         # The set checks above hold every step; the zones (a multiset of card objects: the slow part) now and then.

@@ -51,7 +51,7 @@ def _round_trip(value: Any) -> None:
 
 def _self_play_values() -> list[Any]:
     """Every view, event (full and redacted), action, legal list, options, snapshot and table info of a few bot
-    matches, at every step."""
+    matches, at every step; each object once (a public event is its own form for every seat)."""
     values: list[Any] = []
     for key, players, levels, variants, deals, totals in SETTINGS:
         table = Table.create(
@@ -90,7 +90,7 @@ def _self_play_values() -> list[Any]:
         for event in state.history:
             values.append(event)
             values.extend(event.for_seat(s) for s in [*range(players), None])
-    return [v for v in values if v is not None]
+    return list({id(v): v for v in values if v is not None}.values())
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ from typing import Any
 from game_helpers import act as act
 from game_helpers import cards_in as cards_in
 from game_helpers import of_type as of_type
+from game_helpers import physical_cards
 
 from engine import codec
 from engine.cards import Card, is_conserved, parse_cards
@@ -141,7 +142,7 @@ def self_play_games(
         # The engine moves card objects and never makes new ones, so after every action the very same objects must
         # be somewhere, each exactly once: a stronger check than the multiset (two copies are told apart), and far
         # cheaper than hashing cards. A new deal deals new objects: the check starts again from its deal.
-        physical = sorted(id(c) for zone in state.zones().values() for c in zone)
+        physical = physical_cards(state)
         completed: list[int] = []
         steps = 0
         while not state.is_over:
@@ -164,7 +165,7 @@ def self_play_games(
             events = state.apply(seat, rng.choice(legal))
             steps += 1
             assert steps < max_actions, "the game did not end"
-            now = sorted(id(c) for zone in state.zones().values() for c in zone)
+            now = physical_cards(state)
             if any(isinstance(e, DealStarted) for e in events):
                 assert is_conserved(state.zones().values(), state.full_deck()), "cards not conserved"
                 physical = now
