@@ -257,7 +257,10 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
         title = table.entry.title
         names = ", ".join(seat.name for seat in table.seats[1:])
         question = f"Go on with your match of {title}?"
-        detail = f"Against {names}, {len(table.actions)} moves in. With No, it is dropped once another game starts."
+        moves = len(table.actions)
+        detail = (
+            f"Against {names}, {moves} move{'s' * (moves != 1)} in. With No, it is dropped once another game starts."
+        )
 
         def answered(yes: bool | None) -> None:
             if yes:
