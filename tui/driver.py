@@ -137,7 +137,7 @@ def use_quick_exit(app: Any) -> None:
 def freeze_heap() -> None:
     """Move every object alive now out of the garbage collector's sight: the modules and classes imported so far are
     never garbage, and each full collection would otherwise walk them all again (a pause in the middle of play).
-    Collection, paused while the app was imported (:func:`tui.cli.run`), goes on from here."""
+    Collection, paused while the app was imported (:func:`tui.launch.run`), goes on from here."""
     gc.freeze()
     gc.enable()
 
