@@ -119,7 +119,7 @@ def _encode(value: Any, hint: Any) -> Any:
     cls = type(value)
     if cls in _PLAIN:  # the commonest cases first; the checks below answer the same for these
         return value
-    fields = _ENCODED_FIELDS.get(cls)  # a class encoded as a dataclass before: the checks below go there again
+    fields = _INIT_FIELDS.get(cls)  # a dataclass met before (only registered ones are): the checks below go there
     if fields is not None:
         return _encode_fields(value, cls, fields)
     if cls is tuple or cls is list:
@@ -135,8 +135,7 @@ def _encode(value: Any, hint: Any) -> Any:
         return {"game": game, "type": name, "value": value.value}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         tag_of(cls)  # a class not registered is refused before its fields are looked at
-        fields = _ENCODED_FIELDS[cls] = _init_fields(cls)
-        return _encode_fields(value, cls, fields)
+        return _encode_fields(value, cls, _init_fields(cls))
     if isinstance(value, tuple | list):
         return _encode_items(value, hint)
     if isinstance(value, set | frozenset):
@@ -167,8 +166,8 @@ def _encode_items(value: tuple[Any, ...] | list[Any], hint: Any) -> list[Any]:
 
 
 _INIT_FIELDS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
-_ENCODED_FIELDS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
-"""The dataclasses :func:`_encode` has met, by their class: the next value of one goes straight to its fields."""
+"""The registered dataclasses met so far (encoded or decoded), by their class: the next value of one goes straight
+to its fields."""
 
 
 def _init_fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:

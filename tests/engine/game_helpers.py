@@ -54,7 +54,17 @@ def _gather_cards(value: Any, found: list[Card]) -> None:
 
 _LEAVES: set[type] = {int, bool, float, str, bytes, type(None)}
 """Types with nothing inside for :func:`walk` (more are added as they are met: enums, classes...)."""
-_DATACLASS_FIELDS: dict[type, tuple[str, ...]] = {}
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""The field names of each dataclass met (by :func:`_inside` and :func:`_copy`)."""
+
+
+def _field_names(value: Any) -> tuple[str, ...] | None:
+    """The field names of ``value`` if it is a dataclass instance (not a class), else None; once per type."""
+    kind = type(value)
+    names = _FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    return names
 
 
 def _inside(value: Any) -> Sequence[Any] | set[Any] | frozenset[Any]:
@@ -62,9 +72,7 @@ def _inside(value: Any) -> Sequence[Any] | set[Any] | frozenset[Any]:
     kind = type(value)
     if kind in _LEAVES:
         return ()
-    names = _DATACLASS_FIELDS.get(kind)
-    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
-        names = _DATACLASS_FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    names = _field_names(value)
     if names is not None:
         return [getattr(value, name) for name in names]
     if isinstance(value, tuple | list | set | frozenset):
@@ -85,7 +93,6 @@ def snapshot(state: Any) -> tuple[dict[str, Any], list[Event], Any]:
 
 _KEPT: set[type] = {int, bool, float, str, bytes, type(None), Card}
 """What cannot change, so a copy may keep it: numbers, text, cards (frozen), and (added when met) enum classes."""
-_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _copy(value: Any) -> Any:
@@ -104,10 +111,8 @@ def _copy(value: Any) -> Any:
         return {_copy(k): _copy(v) for k, v in value.items()}
     if kind is set or kind is frozenset:
         return kind(map(_copy, value))
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        names = _FIELDS.get(kind)
-        if names is None:
-            names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    names = _field_names(value)
+    if names is not None:
         return kind, tuple(_copy(getattr(value, name)) for name in names)
     if isinstance(value, Enum):
         _KEPT.add(kind)
