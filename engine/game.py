@@ -126,7 +126,7 @@ class GameEntry:
     games, and a game's module is loaded the first time its entry's ``game`` is read (a table of one game does not
     wait for the others to load). Two entries are equal when their key, preset, title and aliases are."""
 
-    __slots__ = ("_game", "aliases", "key", "preset", "title")
+    __slots__ = ("_game", "_make", "aliases", "key", "preset", "title")
 
     def __init__(
         self,
@@ -137,7 +137,8 @@ class GameEntry:
         aliases: tuple[str, ...] = (),
     ) -> None:
         self.key = key
-        self._game = game
+        self._game: Game[Any, Any, Any] | None = game if isinstance(game, Game) else None
+        self._make = game
         self.preset = preset
         self.title = title
         self.aliases = aliases
@@ -145,8 +146,10 @@ class GameEntry:
     @property
     def game(self) -> Game[Any, Any, Any]:
         game = self._game
-        if not isinstance(game, Game):
-            game = self._game = game()
+        if game is None:  # not an isinstance check: Game is an ABC, and a table reads its entry's game often
+            make = self._make
+            assert callable(make)
+            game = self._game = make()
         return game
 
     def _fields(self) -> tuple[str, str | None, str, tuple[str, ...]]:

@@ -214,7 +214,10 @@ def difficulties(game: Game[Any, Any, Any]) -> tuple[str, ...]:
 
 def check_level(game: Game[Any, Any, Any], difficulty: object) -> str:
     """``difficulty`` as one of the game's bot levels (trimmed, lower case); OptionError if it is none."""
-    factories = bot_levels(game)
+    return _level_in(bot_levels(game), difficulty)
+
+
+def _level_in(factories: Mapping[str, BotFactory], difficulty: object) -> str:
     key = difficulty.strip().lower() if isinstance(difficulty, str) else None
     if key is None or key not in factories:
         raise OptionError(f"unknown difficulty {echo(difficulty, 40)}; choose one of: {', '.join(factories)}")
@@ -223,7 +226,8 @@ def check_level(game: Game[Any, Any, Any], difficulty: object) -> str:
 
 def make_bot(game: Game[Any, Any, Any], difficulty: str) -> Bot:
     """A bot of the named difficulty for ``game``; OptionError if there is no such level."""
-    return bot_levels(game)[check_level(game, difficulty)](game)
+    factories = bot_levels(game)
+    return factories[_level_in(factories, difficulty)](game)
 
 
 def hint_level(game: Game[Any, Any, Any]) -> str | None:

@@ -276,11 +276,15 @@ class Table:
             else:
                 rng = DecisionRandom(text)
             action = bot.choose(view, state.legal_actions(), rng)
-            # submit, written out
-            try:
-                move = state.coerce_action(action)
-            except ParlourError:
-                move = action  # apply refuses it, with the error submit would raise
+            # submit, written out. An action of the game's own classes is taken as it is: coerce_action would only
+            # check it, and apply checks it again (refusing it with the same error)
+            if action.__class__ in state.action_types:
+                move = action
+            else:
+                try:
+                    move = state.coerce_action(action)
+                except ParlourError:
+                    move = action  # apply refuses it, with the error submit would raise
             events = state.apply(seat, move)
             actions.append((seat, move))
             bounds.append(len(state.history))
@@ -292,7 +296,36 @@ class Table:
 
 
 def match_options(entry: GameEntry, preset: str | None, variants: Sequence[str], deals: int | None) -> Any:
-    """The typed options for a table: the preset, the variants and, for games played in deals, how many."""
+    """The typed options for a table: the preset, the variants and, for games played in deals, how many.
+
+    Options are frozen, so those of a choice made before are reused (``parlour simulate`` makes a table a game,
+    each from the same choice)."""
+    key = _options_key(entry, preset, variants, deals)
+    options = _OPTIONS.get(key) if key is not None else None
+    if options is None:
+        options = _match_options(entry, preset, variants, deals)
+        if key is not None:
+            if len(_OPTIONS) >= 256:
+                _OPTIONS.clear()
+            _OPTIONS[key] = options
+    return options
+
+
+_OPTIONS: dict[tuple[Any, ...], Any] = {}
+"""The options :func:`match_options` made, by its arguments."""
+
+
+def _options_key(entry: GameEntry, preset: object, variants: object, deals: object) -> tuple[Any, ...] | None:
+    """The arguments of :func:`match_options` as a key, or None for a choice that is not made of plain strings and
+    whole numbers (it is not remembered: made afresh, and refused if it is wrong)."""
+    if not (preset is None or type(preset) is str) or not (deals is None or type(deals) is int):
+        return None
+    if type(variants) not in (tuple, list) or not all(type(v) is str for v in variants):  # type: ignore[attr-defined]
+        return None
+    return (entry.key, preset, deals, *variants)  # type: ignore[misc]
+
+
+def _match_options(entry: GameEntry, preset: str | None, variants: Sequence[str], deals: int | None) -> Any:
     options = entry.game.options(preset or entry.preset, variants)
     if deals is not None:
         if not hasattr(options, "deals"):

@@ -1409,7 +1409,25 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
                 else:
                     events = [played, *self._end_deal(seat)]
         elif kind is PassTurn and self.table is not None:
-            events = self._pass(seat)
+            # _pass and _advance, inline: a pass is the commonest move
+            passed = self.passed
+            passed[seat] = True
+            self.log.append(_PASS_ENTRIES[seat])
+            n = self.players
+            table_seat: int = self.table_seat  # type: ignore[assignment]
+            if sum(passed) - passed[table_seat] == n - 1:  # every other seat has passed: table_seat wins the round
+                self.table = None
+                self.table_seat = None
+                self.passed = [False] * n
+                self.turn = table_seat
+                events = [_PASSED[seat], _ROUND_WON[table_seat]]
+            else:
+                nxt = (seat + 1) % n
+                if self.options.no_play_after_pass:
+                    while passed[nxt] and nxt != table_seat:
+                        nxt = (nxt + 1) % n
+                self.turn = nxt
+                events = [_PASSED[seat]]
         else:
             return self._apply_long(seat, action)
         self.version += 1
