@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, CSSPathType, SystemCommand
 from textual.binding import Binding, BindingType
@@ -29,6 +29,7 @@ from engine.lan.host import TableHost
 from engine.match import MatchOver
 from engine.records.paths import autosave_path
 from engine.registry import difficulties, get_entry
+from tui import code_cache
 from tui.app_settings import KeepsSettings, is_settings_screen
 from tui.css_cache import save_soon
 from tui.games import screen_class
@@ -48,6 +49,15 @@ __all__ = ["ParlourApp", "PlayConfig", "styles_dir"]
 
 CSS_SAVE_DELAY = 1.0
 """Seconds after the app is mounted (its first screen drawn) when what it parsed of its stylesheets is kept."""
+
+
+def keep_caches(app: App[Any]) -> None:
+    """Keep what ``app`` parsed of its stylesheets and what was compiled, once its first screen is drawn (a run that
+    ends without quitting, a closed window, still leaves them for the next start)."""
+    save_soon(app)
+    code_cache.save()
+
+
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may run before Python offers the interpreter to another (the default is 0.005)."""
 STYLE_FILES = (
@@ -142,7 +152,7 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
         # meanwhile is thrown away (a whole table, a sixth of the start-up). Pushed a moment later, its first
         # frame is the one on the terminal.
         self.call_later(self._first_screen)
-        self.set_timer(CSS_SAVE_DELAY, partial(save_soon, self))
+        self.set_timer(CSS_SAVE_DELAY, partial(keep_caches, self))
 
     def _first_screen(self) -> None:
         """The menu, or the table the command line asked for; either way first the offer to resume a match."""

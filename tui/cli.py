@@ -538,6 +538,7 @@ def run_app(app: App[Any], *, headless: bool = False) -> int:
     if headless or sys.platform == "win32" or not isinstance(app, TextualApp):  # (not a Textual app: a test's stand-in)
         app.run(headless=headless)
     else:
+        from tui import code_cache
         from tui.css_cache import ParsedCss
         from tui.driver import freeze_heap, use_quick_exit
 
@@ -547,6 +548,7 @@ def run_app(app: App[Any], *, headless: bool = False) -> int:
         _APPS_RUN.append(type(app).__name__)
         app.run()
         parsed.save()  # only when something had to be parsed this time
+        code_cache.save()  # likewise, compiled
     code = app.return_code
     return code if code else 0
 

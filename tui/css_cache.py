@@ -27,28 +27,11 @@ from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
-import platformdirs
 import textual
 
+from tui.user_cache import CACHE_ENV, cache_dir
+
 __all__ = ["CACHE_ENV", "ParsedCss", "cache_dir", "save_soon"]
-
-CACHE_ENV = "PARLOUR_CACHE_DIR"
-"""Set to a directory to keep the parsed stylesheets there instead of the user cache directory."""
-DATA_ENV = "PARLOUR_DATA_DIR"
-"""engine.records.paths.DATA_ENV (not imported: this module is read before the app starts, and needs nothing else)."""
-
-
-def cache_dir() -> Path:
-    """``$PARLOUR_CACHE_DIR`` if set; else ``cache`` in ``$PARLOUR_DATA_DIR`` if that is set (a run told to keep its
-    data somewhere, such as a test's, keeps everything there); else the user cache directory for Parlour. Created
-    when first written."""
-    chosen = os.environ.get(CACHE_ENV)
-    if chosen:
-        return Path(chosen)
-    data = os.environ.get(DATA_ENV)
-    if data:
-        return Path(data) / "cache"
-    return Path(platformdirs.user_cache_dir("parlour"))
 
 
 def _identity(variables: dict[str, str]) -> str:
