@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -22,11 +22,6 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from engine.errors import ParlourError
 from engine.game import GameEntry
-from engine.games import rank, trash
-from engine.games.big2 import SUIT_ORDERS, Big2Options
-from engine.games.chase import ChaseOptions
-from engine.games.rank import RankOptions
-from engine.games.trash import TrashOptions
 from engine.registry import difficulties, get_entry
 from tui.app_settings import app_settings
 from tui.faces import card_text, suit_symbol
@@ -37,6 +32,12 @@ from tui.screens.settings import open_settings
 from tui.settings import Settings
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.title_bar import TitleBar
+
+if TYPE_CHECKING:  # the menu loads a game's rules only when that game is shown
+    from engine.games.big2 import Big2Options
+    from engine.games.chase import ChaseOptions
+    from engine.games.rank import RankOptions
+    from engine.games.trash import TrashOptions
 
 
 def sentence_case(text: str) -> str:
@@ -88,6 +89,8 @@ def chase_summary(options: ChaseOptions, players: int) -> str:
 
 def big2_summary(options: Big2Options, players: int) -> str:
     """Big Two: the suit order and the lead card, passing, the scoring, the length of the match."""
+    from engine.games.big2 import SUIT_ORDERS
+
     order = " > ".join(suit_symbol(suit) for suit in reversed(SUIT_ORDERS[options.suits]))
     lead = card_text(options.lead_card)
     passing = "no play after a pass" if options.no_play_after_pass else "you may play again after a pass"
@@ -103,6 +106,8 @@ def big2_summary(options: Big2Options, players: int) -> str:
 
 def trash_summary(options: TrashOptions, players: int) -> str:
     """Trash: one deal or a match, the layout size, the decks, how a deal ends."""
+    from engine.games import trash
+
     scope = "deal after deal" if options.match else "one deal"
     parts = [f"{scope}, {options.size}-card layouts, {decks(len(trash.deck_of(players)) // 52)}"]
     if options.last_turn:
@@ -117,6 +122,8 @@ def trash_summary(options: TrashOptions, players: int) -> str:
 
 def rank_summary(options: RankOptions, players: int) -> str:
     """Rank: the hand, the rule of play, the deck for this many players, the length of the match."""
+    from engine.games import rank
+
     cards = rank.deck_of(players)
     jokers = sum(1 for card in cards if card.suit is None)
     deck = f"{decks((len(cards) - jokers) // 52)} and {count(jokers, 'joker')}"
@@ -126,13 +133,13 @@ def rank_summary(options: RankOptions, players: int) -> str:
     )
 
 
-SUMMARIES: dict[type[Any], Callable[[Any, int], str]] = {
-    ChaseOptions: chase_summary,
-    Big2Options: big2_summary,
-    TrashOptions: trash_summary,
-    RankOptions: rank_summary,
+SUMMARIES: dict[str, Callable[[Any, int], str]] = {
+    "chase": chase_summary,
+    "big2": big2_summary,
+    "trash": trash_summary,
+    "rank": rank_summary,
 }
-"""The summary for each game's options class. A game without one shows its preset's description."""
+"""The summary for each game, by the game's key. A game without one shows its preset's description."""
 
 
 def rules_line(entry: GameEntry, variants: tuple[str, ...], players: int) -> str:
@@ -146,7 +153,7 @@ def rules_line(entry: GameEntry, variants: tuple[str, ...], players: int) -> str
         if clash:
             return f"{clash[0][0]} and {clash[0][1]} cannot be played together: untick one."
         return sentence_case(str(err)) + "."
-    summary = SUMMARIES.get(type(options))
+    summary = SUMMARIES.get(entry.game.key)
     if summary is not None:
         return sentence_case(summary(options, players))
     preset = next((p for p in entry.game.presets if p.key == entry.game.preset_key(options)), None)
