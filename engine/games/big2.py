@@ -149,14 +149,17 @@ class Encoding:
         self.from_standard: tuple[int, ...] = tuple(self.to_int[card] for card in standard_deck())
         """The integer of each card of :func:`~engine.cards.standard_deck`, by its place there: a deck shuffled as
         places deals without looking a single card up."""
-        # The cards of each byte of a mask, byte by byte: a mask's cards are seven look-ups, lowest first.
-        self._bytes: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-            tuple(
-                tuple(self.to_card[base + b] for b in range(8) if byte >> b & 1 and base + b < 52)
-                for byte in range(256)
-            )
-            for base in range(0, 56, 8)
-        )
+        # The cards of each byte of a mask, byte by byte: a mask's cards are seven look-ups, lowest first. Each byte's
+        # cards are its highest bit's card after those of the byte without that bit (made at start-up: one step each).
+        by_byte: list[tuple[tuple[Card, ...], ...]] = []
+        for base in range(0, 56, 8):
+            table: list[tuple[Card, ...]] = [()]
+            for byte in range(1, 256):
+                top = byte.bit_length() - 1
+                rest = table[byte ^ 1 << top]
+                table.append((*rest, self.to_card[base + top]) if base + top < 52 else rest)
+            by_byte.append(tuple(table))
+        self._bytes: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(by_byte)
 
     def mask(self, cards: Iterable[Card]) -> int:
         m = 0
