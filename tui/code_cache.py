@@ -1,12 +1,14 @@
-"""Code that Python writes at each start, compiled once: the methods of every dataclass, and of every named tuple.
+"""Code that Python writes at each start, compiled once: the methods of every dataclass and named tuple, and the
+annotations that :mod:`typing` reads from text.
 
 Python's :mod:`dataclasses` writes each class's ``__init__``, ``__repr__``, ``__eq__``, ``__hash__`` (and for a
 frozen class ``__setattr__`` and ``__delattr__``) as source text and compiles it, at every start; so does
-:func:`collections.namedtuple` for each ``__new__``. Parlour and Textual make some 90 dataclasses before the first
+:func:`collections.namedtuple` for each ``__new__``, and :mod:`typing` for each annotation given as text to a
+``NamedTuple`` or a generic type (a ``ForwardRef``). Parlour and Textual make some 90 dataclasses before the first
 frame of a table: compiling their methods was about a seventh of the instructions of ``parlour play big2`` to its
 first frame (220M of 1,470M, counted with callgrind), twice what the whole one-Static Textual app spends compiling.
 
-:func:`install` (the first thing :mod:`tui.launch` does, before anything else is imported) has those two modules
+:func:`install` (the first thing :mod:`tui.launch` does, before anything else is imported) has those three modules
 take the compiled code from a file instead, keyed by the source text itself, as a ``.pyc`` keeps a module's: a
 class whose fields changed writes other text, which is compiled as ever and kept too. The code is compiled exactly
 as the modules would compile it (no compiler flag of this module's), so the methods are the same in every way.
@@ -37,7 +39,8 @@ MOST = 4000
 """The most pieces of code the file keeps (Parlour's every screen needs some 700): past that, this run's alone."""
 
 _MODES = ("exec", "eval")
-"""``dataclasses`` calls ``exec`` on its text, ``collections`` calls ``eval``: one table of compiled code each."""
+"""``dataclasses`` calls ``exec`` on its text, ``collections`` calls ``eval`` and ``typing`` compiles for ``eval``:
+one table of compiled code each."""
 
 
 class _Cache:
@@ -111,6 +114,7 @@ def install() -> None:
     _CACHE = cache
     import collections
     import dataclasses
+    import typing
 
     def cached_exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:
         if type(source) is str:
@@ -122,9 +126,15 @@ def install() -> None:
             source = cache.code(source, "eval")
         return builtins.eval(source, globals, locals)
 
+    def cached_compile(source: Any, filename: Any, mode: str, *args: Any, **kwargs: Any) -> Any:
+        if type(source) is str and filename == "<string>" and mode == "eval" and not args and not kwargs:
+            return cache.code(source, "eval")
+        return builtins.compile(source, filename, mode, *args, **kwargs)
+
     # Each module finds these names in its own globals before the builtins: only its own calls are served.
     dataclasses.exec = cached_exec  # type: ignore[attr-defined]
     collections.eval = cached_eval  # type: ignore[attr-defined]
+    typing.compile = cached_compile  # type: ignore[attr-defined]
 
 
 def installed() -> bool:

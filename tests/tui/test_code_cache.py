@@ -29,6 +29,9 @@ class Event:
     cards: tuple[str, ...] = ()
 
 Point = collections.namedtuple("Point", "x y")
+import typing
+Pair = typing.NamedTuple("Pair", [("left", "int"), ("right", "list[str]")])  # annotations as text: ForwardRefs
+hints = typing.get_type_hints(Pair)
 a, b = Event(seat=1, cards=("3D",)), Event(seat=1, cards=("3D",))
 try:
     a.seat = 2
@@ -42,6 +45,7 @@ print(json.dumps({
     "annotations": {k: v if isinstance(v, str) else "a " + repr(v) for k, v in Event.__init__.__annotations__.items()},
     "signature": str(inspect.signature(Event)),
     "point": repr(Point(1, y=2)),
+    "hints": {k: repr(v) for k, v in hints.items()},
     "fresh": code_cache._CACHE.fresh if code_cache._CACHE else None,
 }))
 code_cache.save()
@@ -70,7 +74,7 @@ def test_a_second_start_compiles_nothing_and_makes_the_same_classes(tmp_path: Pa
     assert plain["fresh"] is None and not (tmp_path / "none").exists()  # not installed: Python compiles, no file
 
     first = run(tmp_path)
-    assert isinstance(first["fresh"], int) and first["fresh"] >= 6  # __init__, __repr__, __eq__, ... and __new__
+    assert isinstance(first["fresh"], int) and first["fresh"] >= 8  # __init__, __repr__, __eq__, ..., __new__, and "int"
     assert the_file(tmp_path).is_file()
     second = run(tmp_path)
     assert second["fresh"] == 0  # every piece of code came from the file
@@ -83,6 +87,7 @@ def test_a_second_start_compiles_nothing_and_makes_the_same_classes(tmp_path: Pa
         "return": "a None",
     }
     assert plain["frozen"] is True and plain["equal"] is True
+    assert plain["hints"] == {"left": "<class 'int'>", "right": "list[str]"}
 
 
 @pytest.mark.parametrize(
