@@ -4,8 +4,10 @@ Textual parses every ``.tcss`` file and every widget's default CSS at each start
 the largest single piece of the time from ``App.run`` to the first frame (about a fifth of it), while reading the
 same rules back from a file takes a tenth of that. Textual already keeps parsed rules for the length of a run, in
 its stylesheet's parse cache (keyed by the CSS text itself, where each rule came from, and its place in the
-cascade); :class:`ParsedCss` fills that cache from a file before the first parse, and writes the file again if
-anything had to be parsed: a moment after the first screen is drawn (:func:`save_soon`) and when the app ends.
+cascade); :class:`ParsedCss` replaces that cache, before the first parse, with one (:class:`StoredRules`) that
+also holds the rules of the file, each stylesheet's pickled apart and unpickled only when asked for (the file holds
+every screen's stylesheets, a start needs a few), and writes the file again if anything had to be parsed: a moment
+after the first screen is drawn (:func:`save_soon`) and when the app ends.
 
 The file is one per theme (parsing puts the theme's colours into the rules) and per version of Textual and Python
 (its contents are their objects, pickled; Textual is known by its files, see :func:`_identity`). It lives in the
@@ -28,10 +30,11 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 import textual
+from textual.cache import LRUCache
 
 from tui.user_cache import CACHE_ENV, cache_dir
 
-__all__ = ["CACHE_ENV", "ParsedCss", "cache_dir", "save_soon"]
+__all__ = ["CACHE_ENV", "ParsedCss", "StoredRules", "cache_dir", "save_soon"]
 
 
 def _identity(variables: dict[str, str]) -> str:
@@ -81,15 +84,14 @@ class ParsedCss:
 
     @classmethod
     def load(cls, app: Any) -> ParsedCss:
-        """Fill ``app``'s parse cache from the file for its theme, if there is a usable one."""
+        """Give ``app``'s stylesheet a parse cache that holds the file's rules for its theme, if there is a usable
+        file: each stylesheet's rules are unpickled when the app first asks for them (a table's start asks for a
+        quarter of them; the rest are other screens')."""
         kept = cls(app)
         identity = _identity(kept.stylesheet._variables)
-        entries = _read(_file_for(identity), identity)
-        cache = kept.stylesheet._parse_cache
-        cache.grow(max(cache.maxsize, len(entries) + 64))  # room for all of them and what this run adds
-        for key, rules in entries:
-            cache.set(key, rules)
-            kept.loaded.add(key)
+        stored = dict(_read(_file_for(identity), identity))
+        kept.stylesheet._parse_cache = StoredRules(max(kept.stylesheet._parse_cache.maxsize, len(stored) + 64), stored)
+        kept.loaded.update(stored)
         _KEPT[app] = kept
         return kept
 
@@ -97,14 +99,15 @@ class ParsedCss:
         """Write the file again if anything was parsed in this run (a first start, an edited ``.tcss``, another
         screen's widgets), keeping what other runs parsed; never raises (the next start parses again)."""
         cache = self.stylesheet._parse_cache
-        fresh = [(key, cache.get(key)) for key in cache.keys() if key not in self.loaded]
+        fresh = [key for key in cache.keys() if key not in self.loaded]
         if not fresh:
             return
         identity = _identity(self.stylesheet._variables)
         path = _file_for(identity)
         with contextlib.suppress(Exception):
-            known = {key for key, _ in fresh}
-            entries = [entry for entry in _read(path, identity) if entry[0] not in known] + fresh
+            added = [(key, pickle.dumps(cache.get(key), protocol=pickle.HIGHEST_PROTOCOL)) for key in fresh]
+            known = set(fresh)
+            entries = [entry for entry in _read(path, identity) if entry[0] not in known] + added
             data = pickle.dumps((identity, entries[-MOST:]), protocol=pickle.HIGHEST_PROTOCOL)
             path.parent.mkdir(parents=True, exist_ok=True)
             partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
@@ -113,13 +116,43 @@ class ParsedCss:
             self.loaded |= known  # kept now: saved again only if more is parsed
 
 
+class StoredRules(LRUCache[tuple[Any, ...], list[Any]]):
+    """A stylesheet's parse cache (Textual's LRU cache, keyed as Textual keys it) that also holds the rules an
+    earlier run parsed, pickled, and unpickles a stylesheet's rules the first time they are asked for. A theme
+    change clears it all, as it clears Textual's own."""
+
+    def __init__(self, maxsize: int, stored: dict[tuple[Any, ...], bytes]) -> None:
+        super().__init__(maxsize)
+        self.stored = stored
+
+    def __getitem__(self, key: tuple[Any, ...]) -> list[Any]:
+        try:
+            return super().__getitem__(key)
+        except KeyError:
+            data = self.stored.pop(key, None)
+            if data is None:
+                raise
+        try:
+            rules = pickle.loads(data)
+        except Exception:
+            raise KeyError(key) from None  # damaged: parsed again
+        if not isinstance(rules, list):
+            raise KeyError(key)
+        self.set(key, rules)
+        return rules
+
+    def clear(self) -> None:
+        super().clear()
+        self.stored.clear()
+
+
 MOST = 200
 """The most stylesheets a file keeps (the app's own and every widget's default CSS are some 50): the newest."""
 
 
-def _read(path: Path, identity: str) -> list[tuple[tuple[Any, ...], list[Any]]]:
-    """The entries of a cache file written under ``identity``; none when it is missing, damaged, written under
-    another identity or not what this code writes."""
+def _read(path: Path, identity: str) -> list[tuple[tuple[Any, ...], bytes]]:
+    """The entries of a cache file written under ``identity`` (each stylesheet's key and its rules, pickled); none
+    when it is missing, damaged, written under another identity or not what this code writes."""
     try:
         found, entries = pickle.loads(path.read_bytes())
     except Exception:
@@ -129,5 +162,5 @@ def _read(path: Path, identity: str) -> list[tuple[tuple[Any, ...], list[Any]]]:
     return [
         (key, rules)
         for key, rules in (entry for entry in entries if isinstance(entry, tuple) and len(entry) == 2)
-        if isinstance(key, tuple) and isinstance(rules, list)
+        if isinstance(key, tuple) and isinstance(rules, bytes)
     ]

@@ -17,7 +17,7 @@ from tui_helpers import my_turn, session_screen, wait_for
 
 from tui.app import ParlourApp, PlayConfig
 from tui.bench.app import MENU_MARKER, app_argv, hand_update, quit_time, static_update
-from tui.css_cache import ParsedCss
+from tui.css_cache import ParsedCss, StoredRules
 from tui.screens.session_screen import SessionScreen
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,6 +103,31 @@ def test_the_parsed_stylesheets_are_kept_and_read_back(tmp_path: Path, monkeypat
     assert ParsedCss.load(second).loaded
     monkeypatch.setattr(textual.css.stylesheet, "parse", no_parsing)
     assert _parsed(second) == rules
+
+
+def test_kept_stylesheets_are_unpickled_only_when_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PARLOUR_CACHE_DIR", str(tmp_path))
+    first = ParlourApp()
+    kept = ParsedCss.load(first)
+    _parsed(first)
+    kept.save()
+    second = ParlourApp()
+    loaded = ParsedCss.load(second)
+    cache = second.stylesheet._parse_cache
+    assert isinstance(cache, StoredRules)
+    stored = len(cache.stored)
+    assert stored == len(loaded.loaded) > 1 and not list(cache.keys())  # nothing unpickled yet
+    key = next(iter(cache.stored))
+    rules = cache[key]
+    assert (
+        rules == first.stylesheet._parse_cache[key] and list(cache.keys()) == [key] and len(cache.stored) == stored - 1
+    )
+    other = next(iter(cache.stored))
+    cache.stored[other] = b"\x80\x05damaged"
+    with pytest.raises(KeyError):
+        cache[other]  # a damaged entry is missing: Textual parses that stylesheet again
+    cache.clear()  # a theme change: nothing of the old theme's is kept
+    assert not cache.stored and not list(cache.keys())
 
 
 def test_a_damaged_cache_is_parsed_past_and_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
