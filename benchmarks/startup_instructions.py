@@ -17,11 +17,16 @@ import argparse
 import os
 import select
 import shutil
+import signal
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from tui.bench.app import REFERENCE_CODE, REFERENCE_MARKER, BenchError, _spawn, _warm, bench_env, targets
+
+TIMEOUT = 300.0
+"""Seconds a run under callgrind may take to its first frame (some 30 are usual) before it is given up."""
 
 # Runs the target in this interpreter and ends it when the marker is written: Textual's terminal driver is wrapped
 # once its module is imported (an import hook, so nothing is imported before the target imports it).
@@ -59,16 +64,23 @@ else:
 """
 
 
-def count(argv: list[str], marker: str, env: dict[str, str]) -> int:
-    """Instructions of ``argv`` (a harness command) up to its first frame."""
+def count(argv: list[str], marker: str) -> int:
+    """Instructions of ``argv`` (a harness command) up to its first frame, in a home of its own (as ``parlour
+    bench`` runs each: no match left to resume, no settings of yours)."""
     with tempfile.TemporaryDirectory(prefix="callgrind-") as out:
+        env = bench_env(Path(out))
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg", "--dump-instr=no", *argv]
         pid, master, slave = _spawn([shutil.which("valgrind") or "valgrind", *command[1:]], env)
         seen = bytearray()
         try:
             ended = False
+            deadline = time.monotonic() + TIMEOUT
             while not ended:  # read everything (a terminal that is not read blocks its writer) until it ends
                 ended = os.waitpid(pid, os.WNOHANG)[0] != 0
+                if not ended and time.monotonic() > deadline:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    raise BenchError(f"{' '.join(argv[3:5])}: no first frame within {TIMEOUT:g} s")
                 while select.select([master], [], [], 0.0 if ended else 0.2)[0]:
                     chunk = os.read(master, 65536)
                     if not chunk:
@@ -95,16 +107,14 @@ def main() -> None:
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed: this script counts instructions with callgrind")
     chosen = targets(args.games or None)
-    with tempfile.TemporaryDirectory(prefix="parlour-bench-") as home:
-        env = bench_env(Path(home))
-        python = sys.executable
-        reference = count([python, "-c", HARNESS, REFERENCE_MARKER, "reference", REFERENCE_CODE], REFERENCE_MARKER, env)
-        print(f"{'target':<12} {'instructions':>14} {'x the reference':>16}")
-        print(f"{'reference':<12} {reference / 1e6:>13,.0f}M {1:>15.2f}x")
-        for name, argv, marker in chosen:
-            _warm(argv, marker)
-            found = count([python, "-c", HARNESS, marker, "app", *argv[3:]], marker, env)
-            print(f"{name:<12} {found / 1e6:>13,.0f}M {found / reference:>15.2f}x", flush=True)
+    python = sys.executable
+    reference = count([python, "-c", HARNESS, REFERENCE_MARKER, "reference", REFERENCE_CODE], REFERENCE_MARKER)
+    print(f"{'target':<12} {'instructions':>14} {'x the reference':>16}")
+    print(f"{'reference':<12} {reference / 1e6:>13,.0f}M {1:>15.2f}x")
+    for name, argv, marker in chosen:
+        _warm(argv, marker)
+        found = count([python, "-c", HARNESS, marker, "app", *argv[3:]], marker)
+        print(f"{name:<12} {found / 1e6:>13,.0f}M {found / reference:>15.2f}x", flush=True)
 
 
 if __name__ == "__main__":
