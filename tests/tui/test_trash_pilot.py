@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from textual.geometry import Offset
 from textual.pilot import Pilot
 from textual.widgets import Button
 from tui_helpers import my_turn, wait_for
@@ -15,7 +16,7 @@ from tui.screens.results import ResultsScreen
 from tui.screens.trash_deal import TrashDealScreen
 from tui.screens.trash_table import TrashTableScreen
 from tui.widgets.event_log import EventLog
-from tui.widgets.trash_layout import SlotCard
+from tui.widgets.trash_layout import SIZE_HEIGHT, SIZE_WIDTH, LayoutPanel, is_king
 
 KING_FIRST = 7
 """A seed where you start and the stock's top card is a King (seeds 12, 24 and 38 too)."""
@@ -73,11 +74,11 @@ async def test_a_king_placed_by_key() -> None:
         king = view_of(table).held
         assert king is not None and king.rank.name == "KING"
         assert f"Place the {king.pretty()}" in table.turn_text
-        assert table.query_one("#slot-0-5", SlotCard).has_class("-pick")
+        assert table.query_one("#layout-0", LayoutPanel).offered(5)
         await pilot.press("5")
         assert await wait_for(pilot, lambda: view_of(table).layouts[0][4] == king)
         assert any(line.startswith(f"You put the {king.pretty()} on slot 5") for line in log_lines(table))
-        assert table.query_one("#slot-0-5", SlotCard).has_class("-king")
+        assert is_king(table.query_one("#layout-0", LayoutPanel).card(5))
 
 
 async def test_a_king_placed_by_click_and_a_click_refused() -> None:
@@ -89,11 +90,13 @@ async def test_a_king_placed_by_click_and_a_click_refused() -> None:
         assert await wait_for(pilot, lambda: my_turn(pilot) and view_of(table).phase is TrashPhase.KING)
         king = view_of(table).held
         before = table.session.snapshot()
-        await pilot.click("#slot-1-3")  # Ben's layout: not yours
+        bens = table.query_one("#layout-1", LayoutPanel)
+        await pilot.click("#layout-1", offset=bens.slot_offset(3))  # Ben's layout: not yours
         await pilot.pause()
         assert "Ben's layout" in table.status_text
         assert table.session.snapshot() == before
-        await pilot.click("#slot-0-10")
+        mine = table.query_one("#layout-0", LayoutPanel)
+        await pilot.click("#layout-0", offset=mine.slot_offset(10) + Offset(1, 1))
         assert await wait_for(pilot, lambda: view_of(table).layouts[0][9] == king)
         assert any(line.startswith(f"You put the {king.pretty()} on slot 10") for line in log_lines(table))
 
@@ -193,7 +196,7 @@ async def test_the_chain_plays_step_by_step_when_paced() -> None:
         version = table.session.snapshot().version
         started = time.monotonic()
         table.action_slot(3)
-        shown = table.query_one("#slot-0-3", SlotCard).card
+        shown = table.query_one("#layout-0", LayoutPanel).card(3)
         assert shown is not None and shown.rank.name == "KING"  # drawn at once, before the rest of the chain
         table.action_draw("stock")
         assert "Wait a moment" in table.status_text
@@ -262,5 +265,20 @@ async def test_match_deal_dialog_shows_the_sizes_next_deal() -> None:
         assert await wait_for(pilot, lambda: app.screen is table and view_of(table).deal == 2)
         assert view_of(table).sizes[winner] == 9
         panel = table.query_one(f"#layout-{winner}")
-        assert not table.query_one(f"#slot-{winner}-10", SlotCard).display
+        assert not table.query_one(f"#layout-{winner}", LayoutPanel).shows(10)
         assert "9 cards" in str(panel.border_subtitle)
+
+
+def test_a_layout_maps_every_cell_of_each_card_to_its_slot_and_the_gaps_to_none() -> None:
+    panel = LayoutPanel(0, "small")
+    for size in SIZE_WIDTH:
+        panel.card_size = size
+        for shown in (10, 7, 3):
+            panel.layout_cards = (None,) * shown
+            width, height = SIZE_WIDTH[size], SIZE_HEIGHT[size]
+            for slot in range(1, 11):
+                row, column = divmod(slot - 1, 5)
+                corner = Offset(column * (width + 1), row * height)
+                cells = [corner + Offset(x, y) for x in range(width) for y in range(height)]
+                assert {panel.slot_at(cell) for cell in cells} == {slot if slot <= shown else None}
+                assert panel.slot_at(corner + Offset(width, 0)) is None  # the column between two cards

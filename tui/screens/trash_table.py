@@ -59,7 +59,7 @@ from tui.widgets.event_log import EventLog
 from tui.widgets.quiet import set_text
 from tui.widgets.room import TableRoom
 from tui.widgets.seats import THINKING
-from tui.widgets.trash_layout import CardSize, LayoutPanel, SlotCard, panel_width
+from tui.widgets.trash_layout import CardSize, LayoutPanel, panel_width
 from tui.words import count_of, who, winner_sentence
 
 STEP_PAUSE = 0.35
@@ -614,8 +614,8 @@ class TrashTableScreen(SessionScreen):
             return
         self._send(KEEP)
 
-    @on(SlotCard.Clicked)
-    def _slot_clicked(self, message: SlotCard.Clicked) -> None:
+    @on(LayoutPanel.Clicked)
+    def _slot_clicked(self, message: LayoutPanel.Clicked) -> None:
         message.stop()
         if message.seat != self.me:
             self.refuse(f"That is {self.names[message.seat]}'s layout: a King goes on a face-down card of yours")
