@@ -28,7 +28,6 @@ from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.describe_big2 import cards_text, describe_big2, play_words, signed
 from tui.faces import card_text
-from tui.screens.big2_scoring import Big2ScoringScreen
 from tui.screens.quick import unfocusable
 from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
@@ -145,6 +144,8 @@ class Big2TableScreen(SessionScreen):
     def round_dialog(self, event: RoundOver) -> ModalScreen[None]:
         deal = self._scoring
         assert deal is not None, "a Big Two deal ends with its DealOver before the round marker"
+        from tui.screens.big2_scoring import Big2ScoringScreen  # (loaded at the first deal's end, not with the table)
+
         return Big2ScoringScreen(deal, event.round, self.names, self.me, event.last, self.options)
 
     def summary(self) -> MatchSummary:

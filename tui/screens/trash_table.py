@@ -53,7 +53,6 @@ from tui.faces import card_text
 from tui.screens.quick import unfocusable
 from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
-from tui.screens.trash_deal import TrashDealScreen
 from tui.widgets.card import card_markup, empty_face, face_rows
 from tui.widgets.event_log import EventLog
 from tui.widgets.quiet import set_text
@@ -267,6 +266,8 @@ class TrashTableScreen(SessionScreen):
             self.query_one(EventLog).add(line)
         deal = self._deal_over or DealOver(winners=event.winners, sizes=self.view.sizes, next_sizes=None)
         view = self._deal_view or self._shown or self.view
+        from tui.screens.trash_deal import TrashDealScreen  # (loaded at the first deal's end, not with the table)
+
         return TrashDealScreen(deal, event.round, view, self.names, self.me, event.last, match=self.is_match)
 
     @property

@@ -29,6 +29,8 @@ class EventLog(RichLog):
         self._entries: list[tuple[str, bool]] = []
         self._wrapped_at = 0
         """The width the lines were last wrapped to (0: not yet known)."""
+        self._variables: dict[str, str] | None = None
+        """The theme's colours, asked of the app once per theme (working them out takes as long as a few lines)."""
 
     @property
     def lines_written(self) -> list[str]:
@@ -38,6 +40,7 @@ class EventLog(RichLog):
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
 
     def _theme_changed(self, _: Theme) -> None:
+        self._variables = None
         self._rewrite()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -59,7 +62,9 @@ class EventLog(RichLog):
 
     def _write_line(self, line: str, emphasis: bool) -> None:
         text = Text(line, style=Style(bold=True) if emphasis else "")
-        variables = self.app.get_css_variables()
+        variables = self._variables
+        if variables is None:
+            variables = self._variables = self.app.get_css_variables()
         for match in _CARD.finditer(line):
             suit = _SUIT_OF.get(match.group(1), match.group(1))
             style = card_style(Card(Rank.ACE, Suit(suit)))
