@@ -50,7 +50,7 @@ async def settled(pilot: Pilot) -> bool:
     right after a screen was switched, tears the app down while the header still has its title to set."""
 
     def titled() -> bool:
-        titles = pilot.app.screen.query("HeaderTitle")
-        return bool(titles) and pilot.app.title in str(titles.first().render())
+        bars = pilot.app.screen.query("TitleBar")
+        return bool(bars) and bars.first().is_mounted and pilot.app.title in str(bars.first().render())
 
     return await wait_for(pilot, titled)
