@@ -802,13 +802,15 @@ class _SmallPlays:
         singles, sets = _SMALL[suits]
         self.singles = tuple(play_of(c) for c in singles)
         self.by_mask: dict[int, Play] = {c.mask: p for c, p in zip(singles, self.singles, strict=True)}
-        self.single_bytes: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
-            tuple(
-                tuple(self.singles[base + b] for b in range(8) if byte >> b & 1 and base + b < 52)
-                for byte in range(256)
-            )
-            for base in range(0, 56, 8)
-        )
+        single_bytes: list[tuple[tuple[Play, ...], ...]] = []
+        for base in range(0, 56, 8):  # as Encoding's tables: a byte's singles are those without its top bit, then it
+            of_byte: list[tuple[Play, ...]] = [()]
+            for byte in range(1, 256):
+                top = byte.bit_length() - 1
+                rest = of_byte[byte ^ 1 << top]
+                of_byte.append((*rest, self.singles[base + top]) if base + top < 52 else rest)
+            single_bytes.append(tuple(of_byte))
+        self.single_bytes: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(single_bytes)
         """The singles of each byte of a hand's mask, byte by byte (as :meth:`Encoding.cards`)."""
         self.sets: dict[int, tuple[tuple[tuple[tuple[int, Play], ...], ...], ...]] = {}
         """By size (2, 3), rank index and the hand's nibble of that rank: (key, action) of each pair or triple."""
@@ -826,21 +828,19 @@ class _SmallPlays:
             self.sets[size] = tuple(table)
         for play in self.by_mask.values():  # their cards worked out at once: these plays last as long as the program
             play.__dict__["cards"] = play.__dict__["_combo"].cards
-        self.set_bytes: dict[int, tuple[tuple[tuple[Play, ...], ...], ...]] = {
-            size: tuple(
+        self.set_bytes: dict[int, tuple[tuple[tuple[Play, ...], ...], ...]] = {}
+        for size in (2, 3):
+            # A byte's pairs (or triples) are those of its low rank's nibble, then its high rank's.
+            plays_of: list[tuple[tuple[Play, ...], ...]] = [
+                tuple(tuple(play for _, play in group) for group in rank_row) for rank_row in self.sets[size]
+            ]
+            empty: tuple[tuple[Play, ...], ...] = ((),) * 16
+            self.set_bytes[size] = tuple(
                 tuple(
-                    tuple(
-                        play
-                        for r in (2 * i, 2 * i + 1)
-                        if r < 13
-                        for _, play in self.sets[size][r][byte >> 4 * (r & 1) & 15]
-                    )
-                    for byte in range(256)
+                    low + high for high in (plays_of[2 * i + 1] if 2 * i + 1 < 13 else empty) for low in plays_of[2 * i]
                 )
                 for i in range(7)
             )
-            for size in (2, 3)
-        }
         """The pairs (or triples) of each byte of a hand's mask (two ranks), byte by byte, lowest first."""
 
     def singles_of(self, mask: int) -> list[Play]:
