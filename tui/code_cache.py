@@ -117,11 +117,17 @@ def install() -> None:
     import typing
 
     def cached_exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:
+        if globals is None:  # as exec does: the caller's namespaces (they would be this function's)
+            caller = sys._getframe(1)
+            globals, locals = caller.f_globals, caller.f_locals if locals is None else locals
         if type(source) is str:
             source = cache.code(source, "exec")
         builtins.exec(source, globals, locals)
 
     def cached_eval(source: Any, globals: Any = None, locals: Any = None, /) -> Any:
+        if globals is None:
+            caller = sys._getframe(1)
+            globals, locals = caller.f_globals, caller.f_locals if locals is None else locals
         if type(source) is str:
             source = cache.code(source, "eval")
         return builtins.eval(source, globals, locals)
