@@ -198,16 +198,20 @@ class LayoutPanel(Widget):
         return max(1, -(-len(self.layout_cards) // COLUMNS))
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        columns = min(COLUMNS, max(1, len(self.layout_cards))) if self._rows() == 1 else COLUMNS
-        return columns * SIZE_WIDTH[self.card_size] + columns - 1
+        return COLUMNS * SIZE_WIDTH[self.card_size] + COLUMNS - 1  # five cards wide however many: panel_width()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self._rows() * SIZE_HEIGHT[self.card_size]
 
     def _background(self, slot: int, card: Card | None) -> str | None:
-        if self.picking and card is None:
-            return self.PICK_HOVER if slot == self._hover else self.PICK
-        return self.FRESH if slot == self.fresh else None
+        """What is behind a card: an offered slot under the mouse, else the slot that changed last, else an offered
+        slot (the order the card widgets' stylesheet gave them)."""
+        offered = self.picking and card is None
+        if offered and slot == self._hover:
+            return self.PICK_HOVER
+        if slot == self.fresh:
+            return self.FRESH
+        return self.PICK if offered else None
 
     def _draw(self) -> list[Content]:
         size = self.card_size
