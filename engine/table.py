@@ -249,8 +249,9 @@ class Table:
         """Let the bots play until a person must act or the match is over.
 
         Each step is :meth:`step_bot` (:meth:`think`, :meth:`decide`, :meth:`submit`) written out: ``parlour
-        simulate`` runs nothing else, so the calls between them are worth saving. The seat is the one to move, so
-        its view needs no check, and its decision's RNG is :func:`~engine.bots.decision_rng`'s, made here."""
+        simulate`` runs nothing else, so the calls between them are worth saving; a move with only one legal action
+        is played without asking the bot (it would play that action: the match is the same). The seat is the one to
+        move, so its view needs no check, and its decision's RNG is :func:`~engine.bots.decision_rng`'s, made here."""
         seats = self.seats
         prefix = f"{self.seed}/bot/"  # decision_rng's text: seed/purpose/seat/version
         actions = self.actions
@@ -264,18 +265,25 @@ class Table:
             bot = seats[seat].bot
             if bot is None:
                 return
-            # A bot that reads no view (reads_view = False) is not given one: nobody would read it.
-            view = state._view(seat) if getattr(bot, "reads_view", True) else None
-            text = f"{prefix}{seat}/{state.version}"
-            if rng is not None and rng.__class__ is DecisionRandom and getrefcount(rng) == 2:
-                # Nobody kept the last decision's RNG (this name and getrefcount's argument are its only
-                # references): it is set to this decision's stream rather than a new generator allocated.
-                rng._text = text
-                rng._words = None
-                rng.gauss_next = None
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                # A forced move (a Big Two seat with nothing to beat the table, some 45% of its moves): there is
+                # nothing to decide, and every bot plays it (bots keep no state between decisions, and each
+                # decision has a stream of its own), so it is played without a view, a stream or the bot.
+                action = legal[0]
             else:
-                rng = DecisionRandom(text)
-            action = bot.choose(view, state.legal_actions(), rng)
+                # A bot that reads no view (reads_view = False) is not given one: nobody would read it.
+                view = state._view(seat) if getattr(bot, "reads_view", True) else None
+                text = f"{prefix}{seat}/{state.version}"
+                if rng is not None and rng.__class__ is DecisionRandom and getrefcount(rng) == 2:
+                    # Nobody kept the last decision's RNG (this name and getrefcount's argument are its only
+                    # references): it is set to this decision's stream rather than a new generator allocated.
+                    rng._text = text
+                    rng._words = None
+                    rng.gauss_next = None
+                else:
+                    rng = DecisionRandom(text)
+                action = bot.choose(view, legal, rng)
             # submit, written out. An action of the game's own classes is taken as it is: coerce_action would only
             # check it, and apply checks it again (refusing it with the same error)
             if action.__class__ in state.action_types:
