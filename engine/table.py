@@ -25,6 +25,7 @@ import dataclasses
 import datetime
 import logging
 import random
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -80,8 +81,9 @@ class Table:
         self.preset: str = self.game.preset_key(options)
         self.variants: tuple[str, ...] = ()
         """The variant keys the options were made with (:meth:`create` sets them; a record shows them)."""
-        self.started_at = datetime.datetime.now(datetime.UTC).isoformat()
-        """When the match began (UTC, ISO 8601): a record keeps it, a rebuilt table gets it back."""
+        self._started: float | str = time.time()
+        """When the match began: the clock's seconds, written as :attr:`started_at` when first read (most tables that
+        ``parlour simulate`` plays are never recorded), or the text a rebuilt table was given."""
         self.state: GameState[Any, Any, Any] = self.game.new_match(
             len(self.seats), options, random.Random(seed), scenario
         )
@@ -127,6 +129,18 @@ class Table:
         table = cls(entry, options, seats, seed, scenario)
         table.variants = tuple(dict.fromkeys(v.strip().lower() for v in variants if isinstance(v, str)))
         return table
+
+    @property
+    def started_at(self) -> str:
+        """When the match began (UTC, ISO 8601): a record keeps it, a rebuilt table gets it back."""
+        started = self._started
+        if not isinstance(started, str):
+            started = self._started = datetime.datetime.fromtimestamp(started, datetime.UTC).isoformat()
+        return started
+
+    @started_at.setter
+    def started_at(self, value: str) -> None:
+        self._started = value
 
     @property
     def names(self) -> tuple[str, ...]:
