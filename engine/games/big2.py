@@ -43,7 +43,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations, compress, product
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
 from engine.cards import Card, Rank, Suit, parse_cards, standard_deck
 from engine.errors import (
@@ -149,17 +149,8 @@ class Encoding:
         self.from_standard: tuple[int, ...] = tuple(self.to_int[card] for card in standard_deck())
         """The integer of each card of :func:`~engine.cards.standard_deck`, by its place there: a deck shuffled as
         places deals without looking a single card up."""
-        # The cards of each byte of a mask, byte by byte: a mask's cards are seven look-ups, lowest first. Each byte's
-        # cards are its highest bit's card after those of the byte without that bit (made at start-up: one step each).
-        by_byte: list[tuple[tuple[Card, ...], ...]] = []
-        for base in range(0, 56, 8):
-            table: list[tuple[Card, ...]] = [()]
-            for byte in range(1, 256):
-                top = byte.bit_length() - 1
-                rest = table[byte ^ 1 << top]
-                table.append((*rest, self.to_card[base + top]) if base + top < 52 else rest)
-            by_byte.append(tuple(table))
-        self._bytes: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(by_byte)
+        # The cards of each byte of a mask, byte by byte: a mask's cards are seven look-ups, lowest first.
+        self._bytes: tuple[tuple[tuple[Card, ...], ...], ...] = by_byte(self.to_card)
 
     def mask(self, cards: Iterable[Card]) -> int:
         m = 0
@@ -179,6 +170,29 @@ class Encoding:
             + b[5][mask >> 40 & 255]
             + b[6][mask >> 48 & 255]
         )
+
+
+T = TypeVar("T")
+
+
+def by_byte(items: Sequence[T]) -> tuple[tuple[tuple[T, ...], ...], ...]:
+    """``items`` (one per card integer, 52) by the bytes of a mask: ``[i][byte]`` holds the items of the bits set in
+    byte ``i`` of a mask, lowest first, so a mask's items are seven look-ups. Each byte's items are those of the byte
+    without its top bit, then that bit's: one step a byte.
+
+    >>> tables = by_byte(range(52))
+    >>> tables[0][0b101], tables[6][0b11111], tables[6][0b110000]
+    ((0, 2), (48, 49, 50, 51), ())
+    """
+    tables = []
+    for base in range(0, 56, 8):
+        table: list[tuple[T, ...]] = [()]
+        for byte in range(1, 256):
+            top = byte.bit_length() - 1
+            rest = table[byte ^ 1 << top]
+            table.append((*rest, items[base + top]) if base + top < 52 else rest)
+        tables.append(tuple(table))
+    return tuple(tables)
 
 
 def rank_index(rank: Rank) -> int:
@@ -802,15 +816,7 @@ class _SmallPlays:
         singles, sets = _SMALL[suits]
         self.singles = tuple(play_of(c) for c in singles)
         self.by_mask: dict[int, Play] = {c.mask: p for c, p in zip(singles, self.singles, strict=True)}
-        single_bytes: list[tuple[tuple[Play, ...], ...]] = []
-        for base in range(0, 56, 8):  # as Encoding's tables: a byte's singles are those without its top bit, then it
-            of_byte: list[tuple[Play, ...]] = [()]
-            for byte in range(1, 256):
-                top = byte.bit_length() - 1
-                rest = of_byte[byte ^ 1 << top]
-                of_byte.append((*rest, self.singles[base + top]) if base + top < 52 else rest)
-            single_bytes.append(tuple(of_byte))
-        self.single_bytes: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(single_bytes)
+        self.single_bytes: tuple[tuple[tuple[Play, ...], ...], ...] = by_byte(self.singles)
         """The singles of each byte of a hand's mask, byte by byte (as :meth:`Encoding.cards`)."""
         self.sets: dict[int, tuple[tuple[tuple[tuple[int, Play], ...], ...], ...]] = {}
         """By size (2, 3), rank index and the hand's nibble of that rank: (key, action) of each pair or triple."""
