@@ -11,7 +11,7 @@ screen picks them for the room it has (:func:`panel_width` says how wide a layou
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import ClassVar, Literal
 
 from textual import events
 from textual.content import Content
@@ -115,7 +115,7 @@ class LayoutPanel(Widget):
     The slots offered to click (face down while a King is to be placed) have the accent behind them, brighter
     under the mouse; the slot that changed last has the success colour behind it."""
 
-    DEFAULT_CSS = """
+    DEFAULT_CSS: ClassVar[str] = """
     LayoutPanel { height: auto; }
     """
     PICK = "on $accent 25%"
@@ -247,10 +247,10 @@ class LayoutPanel(Widget):
         return slot if slot <= len(self.layout_cards) else None
 
     def on_click(self, event: events.Click) -> None:
-        event.stop()
         offset = event.get_content_offset(self)
         slot = self.slot_at(offset) if offset is not None else None
-        if slot is not None:
+        if slot is not None:  # a click on a card is the layout's; one on its border or a gap goes on, as it did
+            event.stop()
             self.post_message(self.Clicked(self.seat, slot))
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
