@@ -139,7 +139,11 @@ class MatchProgress:
         """Open the next round (``again``: the same round dealt again, its number kept)."""
         if not again or self.round == 0:
             self.round += 1
-        return RoundStarted(round=self.round, dealer=self.dealer, seats=tuple(seats))
+        # Made without the dataclass __init__ (slow for a frozen class: a call a field), every field given: a game
+        # opens and closes rounds at the pace of simulated matches.
+        started = _new_object(RoundStarted)
+        started.__dict__.update(audience=None, round=self.round, dealer=self.dealer, seats=tuple(seats))
+        return started
 
     def next_seat(self, seat: int) -> int:
         """The next seat clockwise that is still in the match."""
@@ -161,23 +165,29 @@ class MatchProgress:
         if self.rule.last_standing:
             self.active = [t > 0 for t in self.totals]
         last = not replay and self.rule.is_over(self.round, self.totals)
-        events: list[Event] = [
-            RoundOver(
-                round=self.round,
-                winners=tuple(winners),
-                deltas=tuple(deltas),
-                totals=tuple(self.totals),
-                last=last,
-                replay=replay,
-            )
-        ]
+        totals = tuple(self.totals)
+        over = _new_object(RoundOver)  # every field given, as in start_round
+        over.__dict__.update(
+            audience=None,
+            round=self.round,
+            winners=tuple(winners),
+            deltas=tuple(deltas),
+            totals=totals,
+            last=last,
+            replay=replay,
+        )
+        events: list[Event] = [over]
         if last:
             self.over = True
             self.winners = self.rule.winners(self.totals)
-            events.append(MatchOver(winners=self.winners, totals=tuple(self.totals)))
+            ended = _new_object(MatchOver)
+            ended.__dict__.update(audience=None, winners=self.winners, totals=totals)
+            events.append(ended)
         elif not replay:
             self.dealer = self.next_seat(self.dealer)
         return events
 
+
+_new_object = object.__new__
 
 codec.register("match", RoundStarted, RoundOver, MatchOver)

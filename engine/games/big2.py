@@ -42,7 +42,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations, compress, product
-from operator import attrgetter, itemgetter
+from operator import add, attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
 from engine.cards import Card, Rank, Suit, parse_cards, standard_deck
@@ -1173,8 +1173,21 @@ class Big2View(Deferred):
 # ---------------------------------------------------------------------------------------------------------------
 def match_rule(options: Big2Options) -> MatchRule:
     """A number of deals, or until a player has lost ``score_limit`` points; the highest total wins."""
-    limit = options.score_limit
-    return MatchRule(rounds=options.deals, low_limit=-limit if limit is not None else None)
+    deals, limit = options.deals, options.score_limit
+    rule = _RULES.get((deals, limit))
+    if rule is None:
+        if len(_RULES) >= 256:
+            _RULES.clear()
+        rule = _RULES[(deals, limit)] = MatchRule(rounds=deals, low_limit=-limit if limit is not None else None)
+    return rule
+
+
+_RULES: dict[tuple[int | None, int | None], MatchRule] = {}
+"""The rules :func:`match_rule` made (frozen), by number of deals and score limit: a match is made for each
+simulated game, from the same options."""
+
+_SEATS_AFTER = {n: tuple(tuple((dealer + 1 + i) % n for i in range(n)) for dealer in range(n)) for n in (2, 3, 4)}
+"""By number of players and dealer: the seats in turn order from the dealer's left, as a deal is dealt."""
 
 
 @dataclass
@@ -1200,8 +1213,14 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
     set_aside: int = 0
     """With two players, the cards not dealt (a bitmask)."""
     last_deal: DealOver | None = None
+    to_move: int | None = field(default=None, init=False)
+    """The seat that must act now (``turn``), or None once the match is over: kept beside ``turn`` as a plain
+    attribute, as a loop reads it at every step (a property would cost a Python call each time)."""
 
     action_types: ClassVar[tuple[type, ...]] = (Play, PassTurn)
+
+    def __post_init__(self) -> None:
+        self.to_move = None if self.progress.over else self.turn
 
     @property
     def enc(self) -> Encoding:
@@ -1261,7 +1280,10 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         if not everything & lead_bit:
             lead_bit = _lowest_bit(everything)  # two players: the starting card may be set aside
         self.hands = hands
-        self.turn = next(s for s in range(n) if hands[s] & lead_bit)
+        turn = 0
+        while not hands[turn] & lead_bit:
+            turn += 1
+        self.turn = self.to_move = turn
         self.must_include = lead_bit
         self.opening = lead_bit
         self.table = None
@@ -1270,8 +1292,8 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         self.played = 0
         self.set_aside = ALL_CARDS & ~everything
         self.log = []
-        self.start_counts = tuple(h.bit_count() for h in hands)
-        started = self.progress.start_round(seats=tuple((dealer + 1 + i) % n for i in range(n)))
+        self.start_counts = tuple(map(int.bit_count, hands))
+        started = self.progress.start_round(seats=_SEATS_AFTER[n][dealer])
         # The events are made without their dataclass __init__, which is slow for a frozen class (each field set
         # through object.__setattr__); every field is given.
         opened = _new_object(DealStarted)
@@ -1285,10 +1307,6 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
             given.__dict__.update(audience=_ONLY[seat], seat=seat, cards=cards, count=len(cards))
             events.append(given)
         return events
-
-    @property
-    def to_move(self) -> int | None:
-        return None if self.progress.over else self.turn
 
     def legal_plays(self) -> list[Combo]:
         if self.over:
@@ -1414,7 +1432,7 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
                     origin = _HAND_CACHE.get((before, suits))
                     if origin is not None and len(_HAND_CACHE) < HANDS.limit:  # HANDS.after_play
                         _HAND_CACHE[(after, suits)] = origin if origin._lists else origin._root or origin
-                    self.turn = (seat + 1) % n
+                    self.turn = self.to_move = (seat + 1) % n
                 else:
                     events = [played, *self._end_deal(seat)]
         elif kind is PassTurn and self.table is not None:
@@ -1428,14 +1446,14 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
                 self.table = None
                 self.table_seat = None
                 self.passed = [False] * n
-                self.turn = table_seat
+                self.turn = self.to_move = table_seat
                 events = [_PASSED[seat], _ROUND_WON[table_seat]]
             else:
                 nxt = (seat + 1) % n
                 if self.options.no_play_after_pass:
                     while passed[nxt] and nxt != table_seat:
                         nxt = (nxt + 1) % n
-                self.turn = nxt
+                self.turn = self.to_move = nxt
                 events = [_PASSED[seat]]
         else:
             return self._apply_long(seat, action)
@@ -1560,22 +1578,22 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
             self.table = None
             self.table_seat = None
             self.passed = [False] * n
-            self.turn = table_seat
+            self.turn = self.to_move = table_seat
             return _ROUND_WON[table_seat]
         nxt = (seat + 1) % n
         if self.options.no_play_after_pass:
             while passed[nxt] and nxt != table_seat:
                 nxt = (nxt + 1) % n
-        self.turn = nxt
+        self.turn = self.to_move = nxt
         return None
 
     def _end_deal(self, winner: int) -> list[Event]:
-        enc = self.enc
-        hands = tuple(enc.cards(h) for h in self.hands)
-        losses = tuple(None if s == winner else _loss(h, self.options) for s, h in enumerate(self.hands))
+        options = self.options
+        hands = tuple(map(encoding(options).cards, self.hands))
+        losses = tuple([None if s == winner else _loss(h, options) for s, h in enumerate(self.hands)])
         deltas = [-lost.points if lost else 0 for lost in losses]
         deltas[winner] = -sum(deltas)
-        totals = tuple(t + d for t, d in zip(self.totals, deltas, strict=True))
+        totals = tuple(map(add, self.totals, deltas))
         over = _new_object(DealOver)  # every field given, without the slow frozen __init__
         over.__dict__.update(
             audience=None, winner=winner, hands=hands, losses=losses, deltas=tuple(deltas), totals=totals
@@ -1583,6 +1601,7 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         self.last_deal = over
         events: list[Event] = [over, *self.progress.end_round(winners=(winner,), deltas=deltas)]
         if self.progress.over:
+            self.to_move = None
             return events
         return events + self.start_deal()
 
