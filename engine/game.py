@@ -408,6 +408,8 @@ class Game(ABC, Generic[OptionsT, ViewT, ActionT]):
             key = raw.strip().lower() if isinstance(raw, str) else raw
             variant = known.get(key) if isinstance(key, str) else None
             if variant is None:
+                if not known:
+                    raise OptionError(f"unknown variant {echo(raw)}: {self.name} has no variants")
                 raise OptionError(f"unknown variant {echo(raw)}; choose from: {', '.join(known)}")
             if variant in chosen:
                 continue

@@ -84,6 +84,9 @@ def test_registered_with_its_aliases() -> None:
     assert GAME.options() == RankOptions(deals=5)
     with pytest.raises(OptionError):
         RankOptions(deals=0)
+    # Rank has no variants: asking for one says so, rather than offering an empty list to choose from.
+    with pytest.raises(OptionError, match="unknown variant 'nope': Rank has no variants$"):
+        GAME.options(variants=["nope"])
 
 
 def test_a_deal_is_five_cards_each_one_at_a_time_from_the_dealers_left() -> None:
