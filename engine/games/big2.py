@@ -1389,7 +1389,7 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         its combination is checked on bitmasks (the seat's turn, its cards in hand, the card a first play must
         include, the table beaten) and a pass on the table, each check the one the long way makes, so the outcome is
         the same. Anything else goes the long way, which explains a refusal."""
-        if type(seat) is not int or seat != self.turn or self.progress.over:
+        if type(seat) is not int or seat != self.to_move:  # to_move: the turn, None once the match is over
             return self._apply_long(seat, action)
         kind = type(action)
         if kind is Play:
