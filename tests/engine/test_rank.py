@@ -85,7 +85,7 @@ def test_registered_with_its_aliases() -> None:
     with pytest.raises(OptionError):
         RankOptions(deals=0)
     # Rank has no variants: asking for one says so, rather than offering an empty list to choose from.
-    with pytest.raises(OptionError, match="unknown variant 'nope': Rank has no variants$"):
+    with pytest.raises(OptionError, match=r"unknown variant 'nope': Rank has no variants$"):
         GAME.options(variants=["nope"])
 
 
