@@ -269,7 +269,8 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
         question = f"Go on with your match of {title}?"
         moves = len(table.actions)
         detail = (
-            f"Against {names}, {moves} move{'s' * (moves != 1)} in. With No, it is dropped once another game starts."
+            f"Against {names}, {moves} move{'s' * (moves != 1)} in. "
+            "Answer No and it is dropped when another game starts."
         )
 
         def answered(yes: bool | None) -> None:
