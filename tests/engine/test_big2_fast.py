@@ -158,3 +158,26 @@ def test_the_five_card_hands_above_a_table_are_the_top_of_the_whole_list(suits: 
             assert top == [c for c in whole if c.key > above]
             checked += bool(top) and len(top) < len(whole)
     assert checked > 100
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_seat_to_move_is_kept_beside_the_turn(seed: int) -> None:
+    """``to_move`` is a plain attribute, written wherever the turn moves: it is the turn until the match ends, then
+    None, after every kind of move, in every variant, with 2 to 4 players and over several deals; a copy, a clone
+    and a state sampled from a seat's view keep it too."""
+    rng = random.Random(seed)
+    for variants in VARIANT_SETS:
+        state = GAME.new_match(rng.randrange(2, 5), opts(*variants, deals=2), random.Random(rng.random()))
+        while True:
+            assert state.to_move == (None if state.progress.over else state.turn)
+            for other in (state.clone(), copy.copy(state), GAME.determinize(state.view(state.turn), rng)):
+                assert other.to_move == (None if other.progress.over else other.turn)
+            if state.is_over:
+                break
+            legal = state.legal_actions()
+            # Now and then an action the long way (the same cards, typed), which must move the turn the same.
+            action = rng.choice(legal)
+            if isinstance(action, Play) and rng.random() < 0.2:
+                action = Play(action.cards)
+            state.apply(state.turn, action)
+        assert state.to_move is None and state.legal_actions() == []
