@@ -15,16 +15,19 @@ Three loops play whole one-deal games, game ``i`` from seed ``seed + i`` in ever
 - **Parlour engine**: ``Big2Game().new_match(4, deals=1)``, then ``state.legal_actions()`` and
   ``state.apply(seat, action)`` until ``state.is_over``, the same policy (``legal_actions`` holds the pass when
   one may pass).
+- **Parlour engine, plain core**: the same, with Big Two's move core as plain Python
+  (:mod:`engine.games.big2_core`, what runs where ``pip install`` could not compile it).
 - **Parlour Table**: what ``parlour simulate`` and the app run: ``Table.create("big2", 4, seed=...,
   bots=["easy"] * 4, deals=1)`` then ``table.run()``. ``easy`` is Big Two's ``EasyBig2Bot``: a uniformly random
   play, or a pass a quarter of the time when passing is allowed; each decision gets its own seeded RNG and the
   seat's view, and every event is published.
 
 The machine is noisy (two cores shared), so the loops are interleaved: each round times Parlour's engine,
-bluo42's, Parlour's Table, bluo42's again; each Parlour figure is divided by the bluo42 figure timed next to it,
-and the script prints the median over the rounds of the games per second and of those ratios. The absolute
-figures move with the machine's load; the ratios are the point. The games differ between engines (their rules
-differ: bluo42 has no lone triples), so the moves per game are printed too.
+bluo42's, Parlour's Table, bluo42's again, then the plain core; each Parlour figure is divided by the bluo42 figure
+timed next to it (the plain core's by the second), and the script prints the median over the rounds of the games
+per second and of those ratios. The absolute figures move with the machine's load; the ratios are the point. The
+games differ between engines (their rules differ: bluo42 has no lone triples), so the moves per game are printed
+too.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.games import big2, big2_core
 from engine.games.big2 import DEFAULT_OPTIONS, Big2Game
 from engine.table import Table
 
@@ -111,6 +115,21 @@ def parlour_engine_loop() -> Loop:
     return play
 
 
+def plain_core_loop() -> Loop:
+    """:func:`parlour_engine_loop` with the plain Python move core."""
+    engine = parlour_engine_loop()
+
+    def play(games: int, seed: int) -> int:
+        in_use = big2.CORE
+        big2.use_core(big2_core)
+        try:
+            return engine(games, seed)
+        finally:
+            big2.use_core(in_use)
+
+    return play
+
+
 def parlour_table_loop() -> Loop:
     """Parlour's ``Table``, as ``parlour simulate --bots easy`` runs it: bots, views, events and all."""
 
@@ -142,35 +161,42 @@ def main() -> None:
     if args.games < 1 or args.rounds < 1:
         parser.error("--games and --rounds must be at least 1")
     theirs = bluo42_loop(find_bluo42(args.bluo42))
-    engine, table = parlour_engine_loop(), parlour_table_loop()
-    for loop in (engine, theirs, table):  # warm up: imports, first-call caches
+    engine, table, plain = parlour_engine_loop(), parlour_table_loop(), plain_core_loop()
+    for loop in (engine, theirs, table, plain):  # warm up: imports, first-call caches
         loop(max(1, args.games // 10), args.seed + 10**6)
 
-    figures: dict[str, list[float]] = {"engine": [], "bluo42": [], "table": [], "engine/bluo42": [], "table/bluo42": []}
+    figures: dict[str, list[float]] = {
+        key: [] for key in ("engine", "bluo42", "table", "plain", "engine/bluo42", "table/bluo42", "plain/bluo42")
+    }
     moves: dict[str, int] = {}
     for round_number in range(1, args.rounds + 1):
         ours, moves["engine"] = timed(engine, args.games, args.seed)
         ref_a, moves["bluo42"] = timed(theirs, args.games, args.seed)
         via_table, moves["table"] = timed(table, args.games, args.seed)
         ref_b, _ = timed(theirs, args.games, args.seed)
+        in_plain, moves["plain"] = timed(plain, args.games, args.seed)
         figures["engine"].append(ours)
         figures["bluo42"] += [ref_a, ref_b]
         figures["table"].append(via_table)
         figures["engine/bluo42"].append(ours / ref_a)
         figures["table/bluo42"].append(via_table / ref_b)
+        figures["plain"].append(in_plain)
+        figures["plain/bluo42"].append(in_plain / ref_b)
         print(
             f"round {round_number}: engine {ours:,.0f}, bluo42 {ref_a:,.0f}, table {via_table:,.0f}, "
-            f"bluo42 {ref_b:,.0f} games/s",
+            f"bluo42 {ref_b:,.0f}, plain core {in_plain:,.0f} games/s",
             file=sys.stderr,
         )
     median = {key: statistics.median(values) for key, values in figures.items()}
     print(f"Big Two, random 4-player one-deal games: {args.games} games a loop, {args.rounds} interleaved rounds")
     if hasattr(os, "getloadavg"):
         print(f"load average at the end: {os.getloadavg()[0]:.2f} (absolute figures mean little on a busy machine)")
+    print(f"Big Two's move core: {big2.CORE_KIND}")
     print(f"{'loop':<42}{'games/s':>10}{'moves/game':>12}{'vs bluo42':>11}")
     rows = (
         ("bluo42/big2-ai engine (legal_moves + step)", "bluo42", None),
         ("Parlour engine (legal_actions + apply)", "engine", "engine/bluo42"),
+        ("Parlour engine, plain Python core", "plain", "plain/bluo42"),
         ('Parlour Table (4 "easy" bots, table.run)', "table", "table/bluo42"),
     )
     for label, key, ratio in rows:

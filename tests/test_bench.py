@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from engine.games import big2
 from tui.bench import engine, lan, runner
 from tui.bench.measure import Row, alternate, medians, percentile, rate
 from tui.bench.movegen import fast_plays, naive_plays, random_hands, situations
@@ -213,6 +214,7 @@ def test_the_json_has_every_row(report: runner.Report) -> None:
     runner.write(report, out, as_json=True, terminal=False)
     data = json.loads(out.getvalue())
     assert data["quick"] is True and data["machine"]["cpus"] >= 1
+    assert data["machine"]["big2_core"] == big2.CORE_KIND  # compiled at install, or plain Python
     assert [row["name"] for row in data["rows"]] == [row.name for row in report.rows]
     assert all(row["unit"] and "ratio" in row for row in data["rows"])
 

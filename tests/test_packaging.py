@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -51,6 +52,35 @@ def test_installed_app_finds_its_styles(wheel: Path, tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert ".tcss" in result.stdout
+
+
+def _core_kind(site: Path, cwd: Path) -> str:
+    env = dict(os.environ, PYTHONPATH=str(site))
+    env.pop("PARLOUR_NATIVE", None)
+    code = "import engine.games.big2 as b; print(b.CORE_KIND)"
+    result = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_wheel_holds_big2s_move_core_compiled_and_uses_it_only_with_its_source(wheel: Path, tmp_path: Path) -> None:
+    """The build hook (hatch_build.py) compiles engine/games/big2_core.py with mypyc where there is a C compiler
+    (this machine kind has one); the installed engine uses the compiled module, and stops using it once the source
+    beside it is not the one it was compiled from."""
+    names = zipfile.ZipFile(wheel).namelist()
+    compiled = [n for n in names if n.startswith("_parlour_big2_core.") and n.endswith((".so", ".pyd"))]
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        assert not compiled and wheel.name.endswith("-py3-none-any.whl"), names
+        assert _core_kind(site, tmp_path).startswith("plain Python")
+        return
+    assert len(compiled) == 1, names
+    assert not wheel.name.endswith("-none-any.whl"), wheel.name  # a wheel for this platform
+    assert _core_kind(site, tmp_path) == "compiled with mypyc"
+    with (site / "engine" / "games" / "big2_core.py").open("a") as source:
+        source.write("# edited after the build\n")
+    assert _core_kind(site, tmp_path).startswith("plain Python (the compiled core comes from another source")
 
 
 def test_ruff_is_clean() -> None:

@@ -36,13 +36,17 @@ that a play typed by a person goes through; both ways make the same events. View
 
 from __future__ import annotations
 
-import copy
+import hashlib
+import importlib
+import os
 import random
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from itertools import combinations, compress, product
 from operator import add, attrgetter, itemgetter
+from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
 from engine.cards import Card, Rank, Suit, parse_cards, standard_deck
@@ -66,7 +70,48 @@ from engine.game import (
     Variant,
     copy_rng,
 )
+from engine.games import big2_core
+from engine.games.big2_core import (
+    _FLUSH_BASE,
+    _FOUR_BASE,
+    _FULL_HOUSE_BASE,
+    _LOW_BITS,
+    _NIBBLE,
+    _STRAIGHT_BASE,
+    _STRAIGHT_FLUSH_BASE,
+    _STRAIGHT_RUNS,
+    _ranks_with,
+)
 from engine.match import MatchProgress, MatchRule
+
+NATIVE_MODULE = "_parlour_big2_core"
+"""The compiled copy of :mod:`engine.games.big2_core` that ``pip install`` builds (``hatch_build.py``)."""
+
+
+def _core_module() -> tuple[ModuleType, str]:
+    """The module whose :class:`~engine.games.big2_core.MoveCore` and five-card generator the engine uses, and in
+    words which it is: the compiled copy when it was compiled from this very source (its ``SOURCE_DIGEST``), else
+    :mod:`engine.games.big2_core` as it is, which plays the same games more slowly. ``PARLOUR_NATIVE=0`` in the
+    environment asks for the plain module."""
+    if os.environ.get("PARLOUR_NATIVE") == "0":
+        return big2_core, "plain Python (PARLOUR_NATIVE=0)"
+    try:
+        native = importlib.import_module(NATIVE_MODULE)
+    except ImportError:
+        return big2_core, "plain Python (no compiled core was built at install)"
+    digest = hashlib.sha256(Path(big2_core.__file__).read_bytes()).hexdigest()
+    if getattr(native, "SOURCE_DIGEST", None) != digest:
+        return big2_core, "plain Python (the compiled core comes from another source: install again to rebuild it)"
+    return native, "compiled with mypyc"
+
+
+CORE, CORE_KIND = _core_module()
+MoveCore: type[big2_core.MoveCore] = CORE.MoveCore
+has_five: Callable[[int], bool] = CORE.has_five
+_five_card: Callable[..., list[Combo]] = CORE._five_card
+_cards_of: Callable[[tuple[tuple[tuple[Card, ...], ...], ...], int], tuple[Card, ...]] = CORE.cards_of
+_core_tables: Callable[[str], big2_core.SuitTables]
+"""By suit order: the :class:`~engine.games.big2_core.SuitTables` of the core in use (:func:`use_core`)."""
 
 KINDS = ("single", "pair", "triple", "straight", "flush", "full_house", "four", "straight_flush", "dragon")
 FIVE_CARD_ORDER = ("straight", "flush", "full_house", "four", "straight_flush")
@@ -160,16 +205,7 @@ class Encoding:
 
     def cards(self, mask: int) -> tuple[Card, ...]:
         """The cards of a mask (of the 52 cards), lowest first."""
-        b = self._bytes
-        return (
-            b[0][mask & 255]
-            + b[1][mask >> 8 & 255]
-            + b[2][mask >> 16 & 255]
-            + b[3][mask >> 24 & 255]
-            + b[4][mask >> 32 & 255]
-            + b[5][mask >> 40 & 255]
-            + b[6][mask >> 48 & 255]
-        )
+        return _cards_of(self._bytes, mask)
 
 
 T = TypeVar("T")
@@ -243,9 +279,6 @@ STRAIGHTS: tuple[tuple[tuple[int, ...], int], ...] = tuple(
 )
 _STRAIGHT_BY_RANKS = {frozenset(ranks): (seq, top) for seq, (ranks, top) in enumerate(STRAIGHTS)}
 _FIVE_BASE = {kind: (i + 1) * 1000 for i, kind in enumerate(FIVE_CARD_ORDER)}
-_STRAIGHT_BASE, _FLUSH_BASE, _FULL_HOUSE_BASE, _FOUR_BASE, _STRAIGHT_FLUSH_BASE = (
-    _FIVE_BASE[kind] for kind in FIVE_CARD_ORDER
-)
 
 
 class Combo(NamedTuple):
@@ -365,25 +398,12 @@ def classify(cards: Iterable[Card], options: Big2Options | None = None) -> Combo
 # ---------------------------------------------------------------------------------------------------------------
 _new_tuple = tuple.__new__
 _COMBO_KEY = itemgetter(2)
-_NIBBLE: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(4 * r + s for s in range(4) if nibble >> s & 1) for nibble in range(16)) for r in range(13)
+_STRAIGHT_RUNS_CHECK = tuple(
+    (seq, sum(1 << 4 * r for r in ranks), ranks) for seq, (ranks, _top) in enumerate(STRAIGHTS)
 )
-"""``_NIBBLE[r][n]``: the card integers of rank index ``r`` whose suits are the bits of ``n`` (a hand's four bits
-at ``4 * r``), lowest first."""
-_SUIT_MASKS = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
-_SET_MASKS: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {
-    size: tuple(
-        tuple(tuple(sum(1 << v for v in group) for group in combinations(_NIBBLE[r][n], size)) for n in range(16))
-        for r in range(13)
-    )
-    for size in (2, 3)
-}
-"""``_SET_MASKS[size][r][n]``: the masks of the pairs (or triples) among the cards ``_NIBBLE[r][n]``, in the order
-of ``itertools.combinations``."""
-_STRAIGHT_RUNS = tuple((seq, sum(1 << 4 * r for r in ranks), ranks) for seq, (ranks, _top) in enumerate(STRAIGHTS))
-"""Each straight's sequence number, its ranks as the lowest bit of each rank's nibble, and its ranks in order (the
-top card's last)."""
+assert _STRAIGHT_RUNS_CHECK == _STRAIGHT_RUNS, "the core's straights are the rules' straights"
 assert all(ranks[4] == top for ranks, top in STRAIGHTS)
+assert (_STRAIGHT_BASE, _FLUSH_BASE, _FULL_HOUSE_BASE, _FOUR_BASE, _STRAIGHT_FLUSH_BASE) == tuple(_FIVE_BASE.values())
 
 
 def _small_combos(suits: str) -> tuple[tuple[Combo, ...], dict[int, tuple[tuple[tuple[Combo, ...], ...], ...]]]:
@@ -414,163 +434,6 @@ def _small_combos(suits: str) -> tuple[tuple[Combo, ...], dict[int, tuple[tuple[
 _SMALL: dict[str, tuple[tuple[Combo, ...], dict[int, tuple[tuple[tuple[Combo, ...], ...], ...]]]] = PerSuitOrder(
     _small_combos
 )
-
-
-_LOW_BITS = sum(1 << 4 * r for r in range(13))
-"""The lowest bit of each rank's nibble: ``mask & _LOW_BITS << s`` are a hand's cards of suit index ``s``."""
-
-
-def _ranks_with(mask: int) -> tuple[int, int, int, int]:
-    """The ranks of a hand holding at least 1, 2, 3 and 4 of their cards, each as the lowest bit of the rank's
-    nibble (bit ``4 * r``): the cards of each nibble counted at once."""
-    count = mask - (mask >> 1 & 0x5555555555555)
-    count = (count & 0x3333333333333) + (count >> 2 & 0x3333333333333)  # each nibble holds its count, 0 to 4
-    one, two, four = count & _LOW_BITS, count >> 1 & _LOW_BITS, count >> 2 & _LOW_BITS
-    return one | two | four, two | four, four | (two & one), four
-
-
-_RUN_STARTS = sum(1 << 4 * r for r in range(8))
-"""The lowest ranks of the straights without a wrap (3 4 5 6 7 up to 10 J Q K A), as the bits ``4 * r``."""
-_WRAPPED_RUNS = tuple(ranks_mask for seq, ranks_mask, _ in _STRAIGHT_RUNS if seq < 2)
-"""The ranks of A2345 and 23456, which wrap from the 2 round to the 3."""
-
-
-def _has_straight(present: int) -> bool:
-    """Does a hand whose ranks are ``present`` (bits ``4 * r``) hold a straight?"""
-    if present & present >> 4 & present >> 8 & present >> 12 & present >> 16 & _RUN_STARTS:
-        return True
-    low, high = _WRAPPED_RUNS
-    return present & low == low or present & high == high
-
-
-def has_five(mask: int) -> bool:
-    """Does a hand hold any five-card combination? Answered on the mask without building one: most hands a deal
-    leads or follows from have none, and then nothing is built at all."""
-    if mask.bit_count() < 5:
-        return False
-    present, pairs, triples, fours = _ranks_with(mask)
-    if fours or (triples and pairs & (pairs - 1)):
-        return True  # a full house (a triple and a pair of another rank), or four of a kind and a single
-    if _has_straight(present):
-        return True
-    s0, s1, s2, s3 = _SUIT_MASKS
-    return (
-        (mask & s0).bit_count() >= 5
-        or (mask & s1).bit_count() >= 5
-        or (mask & s2).bit_count() >= 5
-        or (mask & s3).bit_count() >= 5
-    )
-
-
-_NIBBLE_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(1 << v for v in values) for values in by_nibble) for by_nibble in _NIBBLE
-)
-"""``_NIBBLE_BITS[r][n]``: the cards of ``_NIBBLE[r][n]``, each as a one-bit mask."""
-
-
-def _five_card(mask: int, o: str, must: int = 0, above: int = -1) -> list[Combo]:
-    """Every five-card combination of a hand (unsorted): straights and straight flushes, flushes, full houses,
-    fours with a single, each kind in the order of ``itertools`` over the hand's cards (a straight's cards are
-    chosen as ``itertools.product`` would, its lowest rank first: written out as nested loops, which are faster).
-
-    With ``must`` (one card's bit), only those that hold that card, in the same order: the first play of a deal.
-    With ``above`` (a five-card table's key), only those whose key is higher, in the same order: a follow needs no
-    more, and skips whole kinds and sequences (on a flush, no straight is built: its straight flushes are found by
-    suit). Sorted by key, either is the matching part of the whole list sorted by key."""
-    new = _new_tuple
-    out: list[Combo] = []
-    present, pairs, triples, fours = _ranks_with(mask)
-    must_rank = (must.bit_length() - 1) >> 2 if must else -1
-    # Straights and straight flushes: one card from each rank of a sequence.
-    straight_flushes: set[int] | tuple[()] = ()
-    if _has_straight(present):
-        straight_flushes = set()
-        nb = _NIBBLE_BITS
-        suit_masks = _SUIT_MASKS
-        for seq, ranks_mask, (r0, r1, r2, r3, r4) in _STRAIGHT_RUNS:
-            if present & ranks_mask != ranks_mask:
-                continue
-            # The cards of each rank that may be chosen (with ``must``: only that card, in a sequence with its rank).
-            held = mask if not must else mask & ~(15 << 4 * must_rank) | must if ranks_mask >> 4 * must_rank & 1 else 0
-            if not held:
-                continue
-            straight, flush = _STRAIGHT_BASE + seq * 4, _STRAIGHT_FLUSH_BASE + seq * 4
-            if above >= straight + 3:
-                # No straight of this sequence is high enough: only its straight flushes may be, one a suit.
-                for top_suit in range(4):
-                    m = ranks_mask << top_suit
-                    if held & m == m and flush + top_suit > above:
-                        out.append(new(Combo, ("straight_flush", m, flush + top_suit, 5, o)))
-                        straight_flushes.add(m)
-                continue
-            tops = nb[r4][held >> 4 * r4 & 15]
-            fourths = nb[r3][held >> 4 * r3 & 15]
-            thirds = nb[r2][held >> 4 * r2 & 15]
-            seconds = nb[r1][held >> 4 * r1 & 15]
-            for a in nb[r0][held >> 4 * r0 & 15]:
-                for b in seconds:
-                    ab = a | b
-                    for c in thirds:
-                        abc = ab | c
-                        for d in fourths:
-                            abcd = abc | d
-                            for e in tops:
-                                m = abcd | e
-                                top_suit = (e.bit_length() - 1) & 3
-                                if m & suit_masks[top_suit] == m:
-                                    out.append(new(Combo, ("straight_flush", m, flush + top_suit, 5, o)))
-                                    straight_flushes.add(m)
-                                elif straight + top_suit > above:
-                                    out.append(new(Combo, ("straight", m, straight + top_suit, 5, o)))
-    # Flushes: five cards of one suit that are not a straight flush.
-    if mask.bit_count() >= 5 and above < _FULL_HOUSE_BASE:
-        for suit_mask in _SUIT_MASKS:
-            suited = mask & suit_mask
-            if suited.bit_count() >= 5:
-                if must and not suited & must:
-                    continue
-                for a, b, c, d, e in combinations(_lows(suited), 5):
-                    m = a | b | c | d | e
-                    if m not in straight_flushes and (not must or m & must):
-                        key = _FLUSH_BASE + e.bit_length() - 1
-                        if key > above:
-                            out.append(new(Combo, ("flush", m, key, 5, o)))
-    # Full houses (a triple and a pair of another rank) and four of a kind with a single.
-    if triples:
-        pair_ranks = [low.bit_length() >> 2 for low in _lows(pairs)]
-        set_masks = _SET_MASKS
-        while triples:
-            low3 = triples & -triples
-            triples ^= low3
-            r3 = low3.bit_length() >> 2
-            key = _FULL_HOUSE_BASE + r3
-            if key > above:
-                for m3 in set_masks[3][r3][mask >> 4 * r3 & 15]:
-                    for r2 in pair_ranks:
-                        if r2 != r3:
-                            for m2 in set_masks[2][r2][mask >> 4 * r2 & 15]:
-                                if not must or (m3 | m2) & must:
-                                    out.append(new(Combo, ("full_house", m3 | m2, key, 5, o)))
-            if fours & low3 and _FOUR_BASE + r3 > above:
-                m4 = 15 << 4 * r3
-                key = _FOUR_BASE + r3
-                rest = mask & ~m4
-                while rest:
-                    low = rest & -rest
-                    if not must or (m4 | low) & must:
-                        out.append(new(Combo, ("four", m4 | low, key, 5, o)))
-                    rest ^= low
-    return out
-
-
-def _lows(bits_mask: int) -> list[int]:
-    """Each set bit of a mask as a mask of its own, lowest first."""
-    out = []
-    while bits_mask:
-        low = bits_mask & -bits_mask
-        out.append(low)
-        bits_mask ^= low
-    return out
 
 
 class HandCombos:
@@ -750,10 +613,8 @@ def _after_play(cache: dict[tuple[int, str], HandCombos], before: int, after: in
 COMBOS = ComboCache()
 """The bots' cache: their searches look up thousands of hands."""
 HANDS = ComboCache(limit=256)
-"""The states' own cache: the hands being played, each seat's as dealt and the smaller hands filtered from it. Kept
-apart from the bots' and small, so a long run of matches does not keep thousands of hands alive (the garbage
-collector walks every one of them)."""
-_HAND_CACHE = HANDS._cache
+"""The states' own cache (:meth:`Big2State.legal_plays`, a hand's Dragons): kept apart from the bots' and small, so
+a long run of matches does not keep thousands of hands alive (the garbage collector walks every one of them)."""
 
 
 def legal_plays(
@@ -898,48 +759,6 @@ def _small_plays_of(mask: int, small: _SmallPlays) -> list[Big2Action]:
         *t[5][b5],
         *t[6][b6],
     ]
-
-
-def _hand_combos(mask: int, options: Big2Options) -> HandCombos:
-    """The state's :class:`HandCombos` of a hand (:data:`HANDS`), looked up without a call when it is there."""
-    hand = _HAND_CACHE.get((mask, options.suits))
-    if hand is None or hand.mask != mask:
-        hand = HANDS.get(mask, options)
-    return hand
-
-
-def _lead_actions(mask: int, options: Big2Options, must: int) -> list[Big2Action]:
-    """The legal actions of a seat that leads with ``mask``: :meth:`HandCombos.all_plays`, filtered by the card the
-    first play of a deal must include (``must``). Singles, pairs and triples come from the tables made once; the
-    hand's combinations are looked up only when it holds a five-card hand or thirteen cards."""
-    small = _SMALL_PLAYS[options.suits]
-    count = mask.bit_count()
-    if must:
-        # Only the plays that hold ``must``, in the order all_plays lists them: its single, its rank's pairs and
-        # triples that hold it, then the five-card hands and Dragons that hold it.
-        value = must.bit_length() - 1
-        rank = value >> 2
-        nibble = mask >> 4 * rank & 15
-        plays: list[Big2Action] = [small.singles[value]]
-        for size in (2, 3):
-            plays += [play for _, play in small.sets[size][rank][nibble] if play._combo[1] & must]  # type: ignore[attr-defined]
-        if count >= 5 and has_five(mask):
-            # Only the five-card hands that hold ``must`` are made (a dealt hand has dozens of others), in the
-            # order the hand's whole list has them: by key, and as generated among equal keys.
-            combos = _five_card(mask, options.suits, must)
-            combos.sort(key=_COMBO_KEY)
-            plays += map(play_of, combos)
-        if count >= 13 and _ranks_with(mask)[0] == _LOW_BITS:  # every rank: a Dragon
-            hand = _hand_combos(mask, options)
-            plays += [play for play in hand.plays_of(13) if play._combo[1] & must]  # type: ignore[attr-defined]
-        return plays
-    plays = _small_plays_of(mask, small)
-    if count >= 5 and (count >= 13 or has_five(mask)):
-        hand = _hand_combos(mask, options)
-        plays += hand.plays_of(5)
-        if count >= 13:
-            plays += hand.plays_of(13)
-    return plays
 
 
 @dataclass(frozen=True, eq=False)
@@ -1190,37 +1009,125 @@ _SEATS_AFTER = {n: tuple(tuple((dealer + 1 + i) % n for i in range(n)) for deale
 """By number of players and dealer: the seats in turn order from the dealer's left, as a deal is dealt."""
 
 
-@dataclass
-class Big2State(GameState[Big2Options, Big2View, Big2Action]):
-    """One match. Cards are bitmasks inside (see the module docstring); views and events carry cards."""
+def _on_core(name: str, doc: str) -> Any:
+    """A field of the state that its :class:`MoveCore` holds, read and written there."""
+    return property(attrgetter(f"_core.{name}"), lambda self, value: setattr(self._core, name, value), doc=doc)
 
-    options: Big2Options = field(default_factory=Big2Options)
-    rng: random.Random = field(default_factory=random.Random)
-    progress: MatchProgress = field(default_factory=lambda: MatchProgress.starting(4, MatchRule()))
+
+@dataclass(init=False, eq=False)
+class Big2State(GameState[Big2Options, Big2View, Big2Action]):
+    """One match. Cards are bitmasks inside (see the module docstring); views and events carry cards.
+
+    The moves of a deal are made on a :class:`~engine.games.big2_core.MoveCore` (``_core``), which holds the hands,
+    the table, the passes, the turn, the log, the history and the version as fields of its own: a loop calls
+    :meth:`legal_actions` and :meth:`apply` straight on it, compiled where ``pip install`` could compile it. The
+    state reads and writes those fields through properties of the same names.
+    """
+
+    options: Big2Options
+    rng: random.Random
+    progress: MatchProgress
     """Deals, totals, the dealer and the end of the match (the match layer)."""
-    hands: list[int] = field(default_factory=list)
-    """Each seat's hand as a bitmask."""
-    table: Combo | None = None
-    table_seat: int | None = None
-    passed: list[bool] = field(default_factory=list)
-    turn: int = 0
-    must_include: int = 0
-    opening: int = 0
+    opening: int
     """Bitmask of the card that had to open this deal."""
-    log: list[LogEntry] = field(default_factory=list)
-    start_counts: tuple[int, ...] = ()
-    played: int = 0
-    set_aside: int = 0
+    start_counts: tuple[int, ...]
+    set_aside: int
     """With two players, the cards not dealt (a bitmask)."""
-    last_deal: DealOver | None = None
-    to_move: int | None = field(default=None, init=False)
-    """The seat that must act now (``turn``), or None once the match is over: kept beside ``turn`` as a plain
-    attribute, as a loop reads it at every step (a property would cost a Python call each time)."""
+    last_deal: DealOver | None
 
     action_types: ClassVar[tuple[type, ...]] = (Play, PassTurn)
 
-    def __post_init__(self) -> None:
-        self.to_move = None if self.progress.over else self.turn
+    def __init__(
+        self,
+        players: int,
+        options: Big2Options | None = None,
+        rng: random.Random | None = None,
+        progress: MatchProgress | None = None,
+        hands: list[int] | None = None,
+        table: Combo | None = None,
+        table_seat: int | None = None,
+        passed: list[bool] | None = None,
+        turn: int = 0,
+        must_include: int = 0,
+        opening: int = 0,
+        log: list[LogEntry] | None = None,
+        start_counts: tuple[int, ...] = (),
+        played: int = 0,
+        set_aside: int = 0,
+        last_deal: DealOver | None = None,
+    ) -> None:
+        self.players = players
+        self.options = options = options if options is not None else DEFAULT_OPTIONS
+        self.rng = rng if rng is not None else random.Random()
+        self.progress = progress if progress is not None else MatchProgress.starting(4, MatchRule())
+        self.planned = []
+        core = self._core = MoveCore(self, options, _core_tables(options.suits), players)
+        core.hands = list(hands) if hands is not None else []
+        core.set_table(table, -1 if table_seat is None else table_seat)
+        core.passed = list(passed) if passed is not None else []
+        core.set_turn(turn, self.progress.over)
+        core.must_include = must_include
+        core.log = list(log) if log is not None else []
+        core.played = played
+        self.opening = opening
+        self.start_counts = start_counts
+        self.set_aside = set_aside
+        self.last_deal = last_deal
+
+    if TYPE_CHECKING:
+        hands: list[int]
+        """Each seat's hand as a bitmask."""
+        passed: list[bool]
+        turn: int
+        must_include: int
+        log: list[LogEntry]
+        played: int
+        _core: big2_core.MoveCore
+
+        @property
+        def table(self) -> Combo | None: ...
+
+        @property
+        def table_seat(self) -> int | None: ...
+
+        @property
+        def to_move(self) -> int | None: ...
+
+        def legal_actions(self) -> list[Big2Action]: ...
+
+        def apply(self, seat: int, action: object) -> list[Event]: ...
+
+    else:
+        hands = _on_core("hands", "Each seat's hand as a bitmask.")
+        passed = _on_core("passed", "Who has passed since the table's play.")
+        must_include = _on_core("must_include", "The card the first play of a deal must hold (a bit), else 0.")
+        log = _on_core("log", "The deal's plays and passes: (seat, cards), (seat, None) for a pass.")
+        played = _on_core("played", "The deal's cards played so far (a bitmask).")
+        history = _on_core("history", "Every event of the match so far, in order.")
+        version = _on_core("version", "How many actions have been applied.")
+        table = property(attrgetter("_core.table"), doc="The combination on the table, or None: a round is led.")
+        to_move = property(attrgetter("_core.to_move"), doc="The turn, or None once the match is over.")
+        legal_actions = property(
+            attrgetter("_core.legal_actions"),
+            doc="The core's ``legal_actions`` (:meth:`MoveCore.legal_actions`): called without a Python frame.",
+        )
+        apply = property(
+            attrgetter("_core.apply"),
+            doc="The core's ``apply`` (:meth:`MoveCore.apply`): the long way (:meth:`_apply_long`) for a refusal.",
+        )
+
+        @property
+        def turn(self) -> int:
+            return self._core.turn
+
+        @turn.setter
+        def turn(self, seat: int) -> None:
+            self._core.set_turn(seat, self.progress.over)
+
+        @property
+        def table_seat(self) -> int | None:
+            seat = self._core.table_seat
+            return None if seat < 0 else seat
 
     @property
     def enc(self) -> Encoding:
@@ -1279,26 +1186,26 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
             everything |= h
         if not everything & lead_bit:
             lead_bit = _lowest_bit(everything)  # two players: the starting card may be set aside
-        self.hands = hands
         turn = 0
         while not hands[turn] & lead_bit:
             turn += 1
-        self.turn = self.to_move = turn
-        self.must_include = lead_bit
+        core = self._core
+        core.hands = hands
+        core.set_turn(turn)
+        core.must_include = lead_bit
+        core.set_table(None, -1)
+        core.passed = [False] * n
+        core.played = 0
+        core.log = []
         self.opening = lead_bit
-        self.table = None
-        self.table_seat = None
-        self.passed = [False] * n
-        self.played = 0
         self.set_aside = ALL_CARDS & ~everything
-        self.log = []
         self.start_counts = tuple(map(int.bit_count, hands))
         started = self.progress.start_round(seats=_SEATS_AFTER[n][dealer])
         # The events are made without their dataclass __init__, which is slow for a frozen class (each field set
         # through object.__setattr__); every field is given.
         opened = _new_object(DealStarted)
         opened.__dict__.update(
-            audience=None, counts=self.start_counts, leader=self.turn, lead_card=enc.to_card[lead_bit.bit_length() - 1]
+            audience=None, counts=self.start_counts, leader=turn, lead_card=enc.to_card[lead_bit.bit_length() - 1]
         )
         events: list[Event] = [started, opened]
         for seat in range(n):
@@ -1313,153 +1220,7 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
             return []
         return legal_plays(self.hands[self.turn], self.table, self.options, self.must_include, HANDS)
 
-    def legal_actions(self) -> list[Big2Action]:
-        """The plays of :meth:`legal_plays` (as :func:`play_of` makes them, in the same order), then the pass when
-        one may pass. Singles, pairs and triples are read from tables made once (:class:`_SmallPlays`); five-card
-        hands and the Dragon come from the hand's :class:`HandCombos`."""
-        if self.progress.over:
-            return []
-        mask = self.hands[self.turn]
-        table = self.table
-        if table is None:
-            return _lead_actions(mask, self.options, self.must_include)
-        key = table[2]
-        size = table[3]
-        actions: list[Any]
-        if size == 1:
-            # The singles above the table's, lowest first: one step a card (a hand that follows holds few).
-            singles = _SMALL_PLAYS[self.options.suits].singles
-            actions = []
-            above = mask >> key + 1 << key + 1
-            while above:
-                low = above & -above
-                actions.append(singles[low.bit_length() - 1])
-                above ^= low
-        elif size <= 3:
-            small = _SMALL_PLAYS[self.options.suits]
-            rank = key >> 2
-            bytes_ = small.set_bytes[size]
-            above_bytes = (mask >> 4 * rank + 4 << 4 * rank + 4).to_bytes(7, "little")
-            actions = [play for k, play in small.sets[size][rank][mask >> 4 * rank & 15] if k > key]
-            actions += (
-                *bytes_[0][above_bytes[0]],
-                *bytes_[1][above_bytes[1]],
-                *bytes_[2][above_bytes[2]],
-                *bytes_[3][above_bytes[3]],
-                *bytes_[4][above_bytes[4]],
-                *bytes_[5][above_bytes[5]],
-                *bytes_[6][above_bytes[6]],
-            )
-        elif size == 5:
-            count = mask.bit_count()
-            five = has_five(mask)
-            if not five and count < 13:
-                return [PASS]  # no five-card hand, no Dragon: nothing to look up
-            suits = self.options.suits
-            # The hand's five-card list, or one it would be filtered from (the cache holds the hand itself, or for a
-            # hand just played down, the bigger hand it comes from, or that hand's root)?
-            known = _HAND_CACHE.get((mask, suits))
-            if known is not None and (5 in known._lists or (known._root is not None and 5 in known._root._lists)):
-                actions = _hand_combos(mask, self.options).plays_beating(table)
-            else:
-                # Nothing to filter from: only the five-card hands above the table are built (not kept; the next
-                # lead builds the whole list, on a hand that is smaller by then), and the Dragon, which beats it.
-                actions = []
-                if five:
-                    combos = _five_card(mask, suits, 0, key)
-                    combos.sort(key=_COMBO_KEY)
-                    actions = list(map(play_of, combos))
-                if count >= 13 and _ranks_with(mask)[0] == _LOW_BITS:
-                    actions += _hand_combos(mask, self.options).plays_of(13)
-            actions.append(PASS)
-            return actions
-        else:
-            actions = _hand_combos(mask, self.options).plays_beating(table)
-            actions.append(PASS)
-            return actions
-        if mask.bit_count() >= 13 and _ranks_with(mask)[0] == _LOW_BITS:  # every rank: the Dragon beats anything
-            actions += HANDS.get(mask, self.options).plays_of(13)
-        actions.append(PASS)
-        return actions
-
     is_over = property(attrgetter("progress.over"), doc="Read without a Python frame: a loop asks at every step.")
-
-    def apply(self, seat: int, action: object) -> list[Event]:
-        """:meth:`GameState.apply`, with a short way for the actions :meth:`legal_actions` made: a play that knows
-        its combination is checked on bitmasks (the seat's turn, its cards in hand, the card a first play must
-        include, the table beaten) and a pass on the table, each check the one the long way makes, so the outcome is
-        the same. Anything else goes the long way, which explains a refusal."""
-        if type(seat) is not int or seat != self.to_move:  # to_move: the turn, None once the match is over
-            return self._apply_long(seat, action)
-        kind = type(action)
-        if kind is Play:
-            fields = action.__dict__
-            combo: Combo | None = fields.get("_combo")
-            if combo is None:
-                return self._apply_long(seat, action)
-            name, mask, key, size, suits = combo
-            options = self.options
-            before = self.hands[seat]
-            table = self.table
-            if (
-                suits != options.suits
-                or before & mask != mask
-                or (self.must_include and not mask & self.must_include)
-                or (  # not Combo.beats
-                    table is not None
-                    and not (table[0] != "dragon" if name == "dragon" else size == table[3] and key > table[2])
-                )
-            ):
-                return self._apply_long(seat, action)
-            cards = action.cards  # type: ignore[attr-defined]
-            if options.no_play_after_pass:
-                events = self._play(seat, combo, cards)
-            else:
-                # _play and _advance for the usual rule, inline: after a play nobody has passed, so the turn moves on
-                after = self.hands[seat] = before ^ mask
-                self.played |= mask
-                self.log.append((seat, cards))
-                self.must_include = 0
-                self.table = combo
-                self.table_seat = seat
-                n = self.players
-                if True in self.passed:
-                    self.passed = [False] * n
-                played = _new_object(Played)
-                played.__dict__.update(audience=None, seat=seat, cards=cards, kind=name, left=after.bit_count())
-                if after:
-                    events = [played]
-                    origin = _HAND_CACHE.get((before, suits))
-                    if origin is not None and len(_HAND_CACHE) < HANDS.limit:  # HANDS.after_play
-                        _HAND_CACHE[(after, suits)] = origin if origin._lists else origin._root or origin
-                    self.turn = self.to_move = (seat + 1) % n
-                else:
-                    events = [played, *self._end_deal(seat)]
-        elif kind is PassTurn and self.table is not None:
-            # _pass and _advance, inline: a pass is the commonest move
-            passed = self.passed
-            passed[seat] = True
-            self.log.append(_PASS_ENTRIES[seat])
-            n = self.players
-            table_seat: int = self.table_seat  # type: ignore[assignment]
-            if sum(passed) - passed[table_seat] == n - 1:  # every other seat has passed: table_seat wins the round
-                self.table = None
-                self.table_seat = None
-                self.passed = [False] * n
-                self.turn = self.to_move = table_seat
-                events = [_PASSED[seat], _ROUND_WON[table_seat]]
-            else:
-                nxt = (seat + 1) % n
-                if self.options.no_play_after_pass:
-                    while passed[nxt] and nxt != table_seat:
-                        nxt = (nxt + 1) % n
-                self.turn = self.to_move = nxt
-                events = [_PASSED[seat]]
-        else:
-            return self._apply_long(seat, action)
-        self.version += 1
-        self.history += events
-        return events
 
     @property
     def may_pass(self) -> bool:
@@ -1505,25 +1266,28 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         mask = enc.mask(cards)
         if mask.bit_count() != len(cards):
             raise IllegalActionError("the same card is named twice")
-        if mask & ~self.hands[seat]:
-            missing = " ".join(c.pretty() for c in enc.cards(mask & ~self.hands[seat]))
+        hand = self.hands[seat]
+        if mask & ~hand:
+            missing = " ".join(c.pretty() for c in enc.cards(mask & ~hand))
             raise IllegalActionError(f"you do not hold {missing}")
         combo = classify_mask(mask, self.options)
         if combo is None:
             raise IllegalActionError(f"{' '.join(c.pretty() for c in cards)} is not a combination")
-        if self.must_include and not mask & self.must_include:
-            first = enc.to_card[self.must_include.bit_length() - 1]
+        must = self.must_include
+        if must and not mask & must:
+            first = enc.to_card[must.bit_length() - 1]
             raise IllegalActionError(f"the first play of the deal must include the {first.pretty()}")
-        if self.table is not None and not combo.beats(self.table):
-            raise IllegalActionError(_why_not(combo, self.table))
+        table = self.table
+        if table is not None and not combo.beats(table):
+            raise IllegalActionError(_why_not(combo, table))
         return combo
 
     def _apply(self, action: Big2Action) -> list[Event]:
         seat = self.turn
         if isinstance(action, PassTurn):
-            return self._pass(seat)
+            return self._core.pass_turn(seat)
         combo = self.combo_for(seat, action)
-        return self._play(seat, combo, combo.cards)
+        return self._core.play(seat, combo, combo.cards)
 
     def _apply_long(self, seat: object, action: object) -> list[Event]:
         """:meth:`GameState.apply` step by step, each check made once (the action read or checked, then the rules),
@@ -1532,76 +1296,30 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         assert checked_seat is not None
         move = self.coerce_action(action)
         combo = self._legal_combo(checked_seat, move)
-        events = self._pass(checked_seat) if combo is None else self._play(checked_seat, combo, combo.cards)
-        self.version += 1
-        self.history += events
+        core = self._core
+        events = core.pass_turn(checked_seat) if combo is None else core.play(checked_seat, combo, combo.cards)
+        core.version += 1
+        core.history += events
         return events
-
-    def _pass(self, seat: int) -> list[Event]:
-        self.passed[seat] = True
-        self.log.append(_PASS_ENTRIES[seat])
-        events: list[Event] = [_PASSED[seat]]  # events are frozen: each seat's pass is one object, made once
-        won = self._advance(seat)
-        if won is not None:
-            events.append(won)
-        return events
-
-    def _play(self, seat: int, combo: Combo, cards: tuple[Card, ...]) -> list[Event]:
-        """``seat`` plays ``combo`` (legal), whose ``cards`` are lowest first."""
-        before = self.hands[seat]
-        after = self.hands[seat] = before & ~combo[1]
-        self.played |= combo[1]
-        self.log.append((seat, cards))
-        self.must_include = 0
-        self.table = combo
-        self.table_seat = seat
-        if not self.options.no_play_after_pass:
-            self.passed = [False] * self.players  # a pass only counts until the next play
-        left = after.bit_count()
-        events: list[Event] = [Played(seat=seat, cards=cards, kind=combo[0], left=left)]
-        if left == 0:
-            return events + self._end_deal(seat)
-        if _HAND_CACHE.get((before, self.options.suits)) is not None:
-            HANDS.after_play(before, after, self.options)
-        won = self._advance(seat)
-        if won is not None:
-            events.append(won)
-        return events
-
-    def _advance(self, seat: int) -> RoundWon | None:
-        """Pass the turn on; when every seat but the last to play has passed, that seat wins the round."""
-        n = self.players
-        passed = self.passed
-        table_seat = self.table_seat
-        assert table_seat is not None
-        if sum(passed) - passed[table_seat] == n - 1:  # every other seat has passed
-            self.table = None
-            self.table_seat = None
-            self.passed = [False] * n
-            self.turn = self.to_move = table_seat
-            return _ROUND_WON[table_seat]
-        nxt = (seat + 1) % n
-        if self.options.no_play_after_pass:
-            while passed[nxt] and nxt != table_seat:
-                nxt = (nxt + 1) % n
-        self.turn = self.to_move = nxt
-        return None
 
     def _end_deal(self, winner: int) -> list[Event]:
+        """The deal's end, when ``winner`` has played its last card (the core calls this): the deal's scores, the
+        match's, and the next deal unless the match is over."""
         options = self.options
-        hands = tuple(map(encoding(options).cards, self.hands))
-        losses = tuple([None if s == winner else _loss(h, options) for s, h in enumerate(self.hands)])
+        hands = self._core.hands
+        cards = tuple(map(encoding(options).cards, hands))
+        losses = tuple([None if s == winner else _loss(h, options) for s, h in enumerate(hands)])
         deltas = [-lost.points if lost else 0 for lost in losses]
         deltas[winner] = -sum(deltas)
         totals = tuple(map(add, self.totals, deltas))
         over = _new_object(DealOver)  # every field given, without the slow frozen __init__
         over.__dict__.update(
-            audience=None, winner=winner, hands=hands, losses=losses, deltas=tuple(deltas), totals=totals
+            audience=None, winner=winner, hands=cards, losses=losses, deltas=tuple(deltas), totals=totals
         )
         self.last_deal = over
         events: list[Event] = [over, *self.progress.end_round(winners=(winner,), deltas=deltas)]
         if self.progress.over:
-            self.to_move = None
+            self._core.set_turn(self._core.turn, over=True)
             return events
         return events + self.start_deal()
 
@@ -1609,7 +1327,9 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         """Deferred (see :class:`~engine.game.Deferred`): this takes a snapshot of plain values, and the cards are
         worked out only if someone reads the view."""
         progress = self.progress
+        core = self._core
         view: Big2View = _new_object(Big2View)  # Big2View.deferred, inline (the view has no field with a default)
+        table_seat = core.table_seat
         view.__dict__["_build"] = (
             _view_fields,
             (
@@ -1618,15 +1338,15 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
                 self.options,
                 progress.round,
                 progress.dealer,
-                tuple(self.hands),
-                self.table,
-                self.table_seat,
-                tuple(self.passed),
-                None if progress.over else self.turn,
-                self.must_include,
+                tuple(core.hands),
+                core.table,
+                None if table_seat < 0 else table_seat,
+                tuple(core.passed),
+                None if progress.over else core.turn,
+                core.must_include,
                 self.opening,
-                self.played,
-                tuple(self.log),
+                core.played,
+                tuple(core.log),
                 self.start_counts,
                 tuple(progress.totals),
                 self.last_deal,
@@ -1635,14 +1355,18 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         )
         return view
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled (:meth:`MoveCore.__reduce__`): the core is this state's."""
+        self.__dict__.update(state)
+        self._core.owner = self
+
     def clone(self) -> Big2State:
-        other = copy.copy(self)
+        other = _new_object(Big2State)
+        other.__dict__.update(self.__dict__)
         other.progress = self.progress.copy()
-        other.hands = list(self.hands)
-        other.passed = list(self.passed)
-        other.log = list(self.log)
+        other._core = self._core.copy(other)
         other.rng = copy_rng(self.rng)
-        self._copy_base(other)
+        other.planned = list(self.planned)
         return other
 
     @property
@@ -1718,6 +1442,51 @@ _ROUND_WON = tuple(RoundWon(seat=seat) for seat in range(4))
 """Each seat's pass and round won, made once (events are frozen, and equal when their fields are)."""
 _PASS_ENTRIES: tuple[LogEntry, ...] = tuple((seat, None) for seat in range(4))
 """Each seat's pass in the deal's log."""
+
+
+def _dragons(mask: int, options: Big2Options) -> list[Play]:
+    """The plays of a hand's Dragons, by key (for the core)."""
+    return HANDS.get(mask, options).plays_of(13)
+
+
+def _tables_of(module: ModuleType) -> Callable[[str], big2_core.SuitTables]:
+    """``module``'s :class:`~engine.games.big2_core.SuitTables` by suit order, each made once."""
+    made: dict[str, big2_core.SuitTables] = {}
+
+    def tables(suits: str) -> big2_core.SuitTables:
+        found = made.get(suits)
+        if found is None:
+            found = made[suits] = module.SuitTables(_SMALL_PLAYS[suits], encoding(Big2Options(suits=suits)))
+        return found
+
+    return tables
+
+
+def use_core(module: ModuleType) -> None:
+    """Play Big Two's moves with ``module``'s :class:`MoveCore` and five-card generator from now on (a state made
+    before keeps its core): :data:`CORE`, compiled or not, or :mod:`engine.games.big2_core` as it is. The tests play
+    both ways."""
+    global CORE, MoveCore, has_five, _five_card, _core_tables
+    tables = _tables_of(module)
+    module.bind(
+        module.Kit(
+            Combo,
+            Play,
+            PASS,
+            Played,
+            _PASSED,
+            _ROUND_WON,
+            _PASS_ENTRIES,
+            _COMBO_KEY,
+            _dragons,
+            tables,
+        )
+    )
+    CORE, MoveCore, has_five, _five_card = module, module.MoveCore, module.has_five, module._five_card
+    _core_tables = tables
+
+
+use_core(CORE)
 _BIT = tuple(1 << v for v in range(52))
 """Each card's integer as a one-bit mask."""
 _SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, 52)))

@@ -59,11 +59,14 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _field_names(value: Any) -> tuple[str, ...] | None:
-    """The field names of ``value`` if it is a dataclass instance (not a class), else None; once per type."""
+    """The field names of ``value`` if it is a dataclass instance (not a class), or an object whose class lists
+    them in ``STATE_FIELDS`` (Big Two's compiled ``MoveCore``), else None; once per type."""
     kind = type(value)
     names = _FIELDS.get(kind)
     if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
         names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is None and not isinstance(value, type) and isinstance(getattr(kind, "STATE_FIELDS", None), tuple):
+        names = _FIELDS[kind] = kind.STATE_FIELDS
     return names
 
 

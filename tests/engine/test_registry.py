@@ -50,7 +50,7 @@ def test_a_game_is_loaded_only_when_it_is_needed() -> None:
         print(before, after, len(titles))
         """
     )
-    assert out == "[] ['engine.bots.big2', 'engine.games.big2'] 5"
+    assert out == "[] ['engine.bots.big2', 'engine.games.big2', 'engine.games.big2_core'] 5"
 
 
 def test_decoding_loads_the_game_it_names() -> None:

@@ -132,11 +132,14 @@ class Report:
 
 
 def machine() -> dict[str, Any]:
-    """What the figures were measured on."""
+    """What the figures were measured on (and which Big Two move core ran: compiled at install or plain Python)."""
+    from engine.games import big2
+
     return {
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
         "system": f"{platform.system()} {platform.release()}",
+        "big2_core": big2.CORE_KIND,
     }
 
 
@@ -345,7 +348,7 @@ def heading(report: Report) -> str:
     return (
         f"parlour bench, {kind} of {report.date} on {os.cpu_count()} cores: {report.seconds:.0f} s ({parts}).\n"
         "Each figure and its reference are medians of alternating rounds in this run; a ratio is the figure "
-        "divided by its reference."
+        f"divided by its reference. Big Two's move core: {machine()['big2_core']}."
     )
 
 
