@@ -1,10 +1,10 @@
 """Hatchling build hook: compile Big Two's move core with mypyc when the wheel is built (``pip install``).
 
 ``engine/games/big2_core.py`` is plain Python that mypyc can compile. This hook compiles a copy of it, named
-``_parlour_big2_core`` and stamped with the SHA-256 of the source it came from (``SOURCE_DIGEST``), and puts the
-extension module in the wheel (an editable install too). :mod:`engine.games.big2` uses the compiled copy only when
-that stamp matches the source beside it, so an edited source is never played by a stale build: it runs as plain
-Python until the next install.
+``_parlour_big2_core`` and stamped with the CRC-32 and length of the source it came from (``SOURCE_STAMP``), and
+puts the extension module in the wheel (an editable install too). :mod:`engine.games.big2` uses the compiled copy
+only when that stamp matches the source beside it, so an edited source is never played by a stale build: it runs as
+plain Python until the next install.
 
 Where nothing can be compiled (no C compiler, no Python headers, mypyc failing), the wheel is built without it, with
 a warning, and the engine plays the same games in plain Python. ``PARLOUR_NATIVE=0`` skips the compilation.
@@ -15,12 +15,12 @@ keeps one language and one source.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +38,8 @@ SETUP = (
 def compile_core(root: Path, work: Path) -> list[Path]:
     """Compile ``root``'s move core in ``work``: the extension modules built (raises RuntimeError on failure)."""
     text = (root / SOURCE).read_bytes()
-    digest = hashlib.sha256(text).hexdigest()
-    stamp = f'\n\nSOURCE_DIGEST: Final = "{digest}"\n"""The SHA-256 of the source this was compiled from."""\n'
+    # As engine.games.big2.source_stamp takes it (this hook does not import the engine).
+    stamp = f'\n\nSOURCE_STAMP: Final = "{zlib.crc32(text):08x}-{len(text)}"\n"""The source\'s CRC-32 and length."""\n'
     (work / f"{MODULE}.py").write_bytes(text + stamp.encode())
     (work / "setup.py").write_text(SETUP)
     try:

@@ -36,10 +36,10 @@ that a play typed by a person goes through; both ways make the same events. View
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import os
 import random
+import zlib
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -70,38 +70,42 @@ from engine.game import (
     Variant,
     copy_rng,
 )
-from engine.games import big2_core
-from engine.games.big2_core import (
-    _FLUSH_BASE,
-    _FOUR_BASE,
-    _FULL_HOUSE_BASE,
-    _LOW_BITS,
-    _NIBBLE,
-    _STRAIGHT_BASE,
-    _STRAIGHT_FLUSH_BASE,
-    _STRAIGHT_RUNS,
-    _ranks_with,
-)
 from engine.match import MatchProgress, MatchRule
+
+if TYPE_CHECKING:
+    from engine.games import big2_core
 
 NATIVE_MODULE = "_parlour_big2_core"
 """The compiled copy of :mod:`engine.games.big2_core` that ``pip install`` builds (``hatch_build.py``)."""
 
 
+def source_stamp(source: bytes) -> str:
+    """What a compiled core is stamped with (``SOURCE_STAMP``): the CRC-32 and the length of the source it was
+    compiled from (``hatch_build.py`` stamps it the same way). Cheap to take at every start, and an edit changes it."""
+    return f"{zlib.crc32(source):08x}-{len(source)}"
+
+
+def plain_core() -> ModuleType:
+    """:mod:`engine.games.big2_core` as it is (imported only when it is needed)."""
+    from engine.games import big2_core
+
+    return big2_core
+
+
 def _core_module() -> tuple[ModuleType, str]:
-    """The module whose :class:`~engine.games.big2_core.MoveCore` and five-card generator the engine uses, and in
-    words which it is: the compiled copy when it was compiled from this very source (its ``SOURCE_DIGEST``), else
-    :mod:`engine.games.big2_core` as it is, which plays the same games more slowly. ``PARLOUR_NATIVE=0`` in the
-    environment asks for the plain module."""
+    """The module whose :class:`~engine.games.big2_core.MoveCore`, five-card generator and tables the engine
+    uses, and in words which it is: the compiled copy when it was compiled from the very source beside this module
+    (its ``SOURCE_STAMP``), else :mod:`engine.games.big2_core` as it is, which plays the same games more slowly.
+    ``PARLOUR_NATIVE=0`` in the environment asks for the plain module."""
     if os.environ.get("PARLOUR_NATIVE") == "0":
-        return big2_core, "plain Python (PARLOUR_NATIVE=0)"
+        return plain_core(), "plain Python (PARLOUR_NATIVE=0)"
     try:
         native = importlib.import_module(NATIVE_MODULE)
     except ImportError:
-        return big2_core, "plain Python (no compiled core was built at install)"
-    digest = hashlib.sha256(Path(big2_core.__file__).read_bytes()).hexdigest()
-    if getattr(native, "SOURCE_DIGEST", None) != digest:
-        return big2_core, "plain Python (the compiled core comes from another source: install again to rebuild it)"
+        return plain_core(), "plain Python (no compiled core was built at install)"
+    stamp = source_stamp(Path(__file__).with_name("big2_core.py").read_bytes())
+    if getattr(native, "SOURCE_STAMP", None) != stamp:
+        return plain_core(), "plain Python (the compiled core comes from another source: install again to rebuild it)"
     return native, "compiled with mypyc"
 
 
@@ -110,6 +114,15 @@ MoveCore: type[big2_core.MoveCore] = CORE.MoveCore
 has_five: Callable[[int], bool] = CORE.has_five
 _five_card: Callable[..., list[Combo]] = CORE._five_card
 _cards_of: Callable[[tuple[tuple[tuple[Card, ...], ...], ...], int], tuple[Card, ...]] = CORE.cards_of
+_ranks_with: Callable[[int], tuple[int, int, int, int]] = CORE._ranks_with
+_LOW_BITS: int = CORE._LOW_BITS
+_NIBBLE: tuple[tuple[tuple[int, ...], ...], ...] = CORE._NIBBLE
+_STRAIGHT_RUNS: tuple[tuple[int, int, tuple[int, int, int, int, int]], ...] = CORE._STRAIGHT_RUNS
+_STRAIGHT_BASE: int = CORE._STRAIGHT_BASE
+_FLUSH_BASE: int = CORE._FLUSH_BASE
+_FULL_HOUSE_BASE: int = CORE._FULL_HOUSE_BASE
+_FOUR_BASE: int = CORE._FOUR_BASE
+_STRAIGHT_FLUSH_BASE: int = CORE._STRAIGHT_FLUSH_BASE
 _core_tables: Callable[[str], big2_core.SuitTables]
 """By suit order: the :class:`~engine.games.big2_core.SuitTables` of the core in use (:func:`use_core`)."""
 

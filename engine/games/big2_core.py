@@ -7,7 +7,7 @@ event objects, the combination class, the slower paths in Python) is handed to :
 
 This module is plain Python that mypyc can compile. ``pip install`` compiles a copy of it (``hatch_build.py``) into
 ``_parlour_big2_core``, and :mod:`engine.games.big2` uses that copy when it was compiled from this very source (its
-``SOURCE_DIGEST``); otherwise it uses this module as it is, which plays the same games, only slower. So a native
+``SOURCE_STAMP``); otherwise it uses this module as it is, which plays the same games, only slower. So a native
 class's rules apply here: every field is declared in ``__init__``, the types are exact, and nothing is added to an
 instance later.
 
@@ -446,7 +446,7 @@ class MoveCore:
                 actions = self._fives(mask, 0, key, kit)
         else:
             return [kit.pass_]  # a Dragon: nothing beats it
-        if has_dragon(mask):  # every rank: the Dragon beats anything but a Dragon
+        if mask.bit_count() >= 13 and has_dragon(mask):  # every rank: the Dragon beats anything but a Dragon
             actions.extend(kit.dragons(mask, self.options))
         actions.append(kit.pass_)
         return actions
@@ -472,7 +472,7 @@ class MoveCore:
                     actions.extend(by_byte[i][mask >> 8 * i & 255])
         if has_five(mask):
             actions.extend(self._fives(mask, must, -1, kit))
-        if has_dragon(mask):
+        if mask.bit_count() >= 13 and has_dragon(mask):
             for play in kit.dragons(mask, self.options):
                 if not must or play._combo[1] & must:
                     actions.append(play)

@@ -47,10 +47,12 @@ def test_a_game_is_loaded_only_when_it_is_needed() -> None:
         before = sorted(m for m in sys.modules if m.startswith(("engine.games.", "engine.bots.")))
         get_entry("big2").game.new_match
         after = sorted(m for m in sys.modules if m.startswith(("engine.games.", "engine.bots.")))
+        # Big Two's plain move core is loaded only where its compiled copy is not used
+        after.remove("engine.games.big2_core") if "engine.games.big2_core" in after else None
         print(before, after, len(titles))
         """
     )
-    assert out == "[] ['engine.bots.big2', 'engine.games.big2', 'engine.games.big2_core'] 5"
+    assert out == "[] ['engine.bots.big2', 'engine.games.big2'] 5"
 
 
 def test_decoding_loads_the_game_it_names() -> None:
