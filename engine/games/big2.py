@@ -101,10 +101,17 @@ def _core_module() -> tuple[ModuleType, str]:
         return plain_core(), "plain Python (PARLOUR_NATIVE=0)"
     try:
         native = importlib.import_module(NATIVE_MODULE)
-    except ImportError:
+    except ModuleNotFoundError as missing:
+        if missing.name != NATIVE_MODULE:
+            return plain_core(), f"plain Python (the compiled core could not be loaded: {missing})"
         return plain_core(), "plain Python (no compiled core was built at install)"
-    stamp = source_stamp(Path(__file__).with_name("big2_core.py").read_bytes())
-    if getattr(native, "SOURCE_STAMP", None) != stamp:
+    except Exception as broken:  # a damaged build, or one for another interpreter: the plain module plays
+        return plain_core(), f"plain Python (the compiled core could not be loaded: {broken})"
+    try:
+        stamp = source_stamp(Path(__file__).with_name("big2_core.py").read_bytes())
+    except OSError:
+        stamp = None  # no source to check the build against
+    if stamp is None or getattr(native, "SOURCE_STAMP", None) != stamp:
         return plain_core(), "plain Python (the compiled core comes from another source: install again to rebuild it)"
     return native, "compiled with mypyc"
 

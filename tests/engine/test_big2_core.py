@@ -170,3 +170,10 @@ def test_a_state_survives_pickle_and_clone_and_plays_on_alike(core: str) -> None
         assert all(other.result == state.result for other in copies)
     finally:
         big2.use_core(in_use)
+
+
+def test_a_compiled_core_that_fails_to_load_leaves_the_plain_one_playing(tmp_path: Path) -> None:
+    (tmp_path / f"{big2.NATIVE_MODULE}.py").write_text('raise RuntimeError("damaged")\n')
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    env.pop("PARLOUR_NATIVE", None)
+    assert _import_big2(env, tmp_path) == "plain Python (the compiled core could not be loaded: damaged)"
