@@ -26,12 +26,14 @@ are made in ``tui/``. A deal opens with the match layer's ``RoundStarted`` and c
 by :class:`~engine.match.MatchProgress`.
 
 Speed (issue 12): a match runs thousands of steps in ``parlour simulate`` and in the search bots, so the state does
-each step's work on integers. Each seat's five-card hands are built once a deal, on the hand as dealt
-(:class:`HandCombos`), and every smaller hand of that seat filters them; singles, pairs and triples, and the actions
-that play them, are tables made once (:class:`_SmallPlays`). ``legal_actions`` lists actions that know their
-combination (:func:`play_of`), and ``apply`` checks such an action on bitmasks, skipping the reading and classifying
-that a play typed by a person goes through; both ways make the same events. Views are deferred
-(:class:`~engine.game.Deferred`): a bot that reads only its legal actions never has its view worked out.
+each step's work on integers, in a move core (:mod:`engine.games.big2_core`) that ``pip install`` compiles with
+mypyc where it can. Singles, pairs and triples, and the actions that play them, are tables made once
+(:class:`_SmallPlays`); five-card hands are made for the position only (above the table, or holding the opening
+card). ``legal_actions`` lists actions that know their combination (:func:`play_of`), and ``apply`` checks such an
+action on bitmasks, skipping the reading and classifying that a play typed by a person goes through; both ways make
+the same events. The bots' :func:`legal_plays` keep each hand's combinations (:class:`HandCombos`), and a smaller
+hand of a seat filters them. Views are deferred (:class:`~engine.game.Deferred`): a bot that reads only its legal
+actions never has its view worked out.
 """
 
 from __future__ import annotations
