@@ -11,7 +11,6 @@ A bot that chooses from its legal actions alone may say so with a class attribut
 
 from __future__ import annotations
 
-import hashlib
 import random
 import struct
 from collections.abc import Callable, Sequence
@@ -135,7 +134,11 @@ _TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0
 
 _WORDS = struct.Struct("<16I")
 """A digest as sixteen 32-bit words (the words are made where they are first drawn: a call fewer)."""
-_blake2b = hashlib.blake2b
+try:
+    # hashlib.blake2b itself, without importing hashlib, which loads OpenSSL's digests (about 7 ms of every start)
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # an interpreter built without the module: hashlib has it some other way
+    from hashlib import blake2b as _blake2b
 
 
 def _to_twister(rng: DecisionRandom) -> None:

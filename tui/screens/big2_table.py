@@ -8,7 +8,7 @@ events mean, draws the table and asks the session for hints. The host's bots wai
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult, SystemCommand
@@ -29,7 +29,6 @@ from engine.session import Session, Snapshot
 from tui.describe_big2 import cards_text, describe_big2, play_words, signed
 from tui.faces import card_text
 from tui.screens.quick import unfocusable
-from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.widgets.big2_seats import Big2Seats
 from tui.widgets.card import FaceSize, card_markup, faces_fitting
@@ -38,6 +37,9 @@ from tui.widgets.hand import HandStrip
 from tui.widgets.quiet import set_border, set_text
 from tui.widgets.room import TableRoom
 from tui.words import and_list, count_of, who
+
+if TYPE_CHECKING:
+    from tui.screens.results import MatchSummary
 
 TURN_ACTIONS = ("play", "pass_turn", "hint")
 
@@ -160,6 +162,8 @@ class Big2TableScreen(SessionScreen):
             places.append((place, f"{who(seat, self.names, self.me, start=True):<12} {signed(totals[seat]):>5}"))
         names = [who(seat, self.names, self.me, start=i == 0) for i, seat in enumerate(winners)]
         verb = "win" if len(names) > 1 or winners[0] == self.me else "wins"
+        from tui.screens.results import MatchSummary  # loaded at a match's end, not with the table
+
         return MatchSummary(
             title=self.session.entry.title,
             winner=f"{and_list(names)} {verb}",

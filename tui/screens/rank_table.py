@@ -12,7 +12,7 @@ after it is played, the rank it counts as and the card that may follow: each is 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult, SystemCommand
@@ -45,7 +45,6 @@ from tui.describe_rank import RankNarrator, options_text, penalty_text, top_text
 from tui.faces import card_text
 from tui.screens.quick import unfocusable
 from tui.screens.rank_dialogs import FollowUpScreen, JokerNameScreen, RankDealScreen
-from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.widgets.card import FaceSize, faces_row
 from tui.widgets.event_log import EventLog
@@ -55,6 +54,9 @@ from tui.widgets.rank_seats import RankSeats, waiting_on
 from tui.widgets.room import TableRoom
 from tui.widgets.seats import THINKING
 from tui.words import who, winner_sentence
+
+if TYPE_CHECKING:
+    from tui.screens.results import MatchSummary
 
 
 def by_rank(card: Card) -> tuple[int, int]:
@@ -194,6 +196,8 @@ class RankTableScreen(SessionScreen):
             place = 1 + sum(1 for other in range(self.players) if totals[other] < totals[seat])
             name = who(seat, self.names, self.me, start=True)
             places.append((place, f"{name:<12} {penalty_text(totals[seat])}"))
+        from tui.screens.results import MatchSummary  # loaded at a match's end, not with the table
+
         return MatchSummary(
             title=self.session.entry.title,
             winner=winner_sentence(winners, self.names, self.me),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.actions import parse as parse_action
@@ -37,10 +37,12 @@ from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.messages import EngineEvent, MainMenu, PlayAgain
 from tui.screens.quick import StyledOnce, preset_breakpoints
-from tui.screens.results import MatchSummary, ResultChoice, ResultsScreen
 from tui.widgets.event_log import EventLog
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.title_bar import TitleBar
+
+if TYPE_CHECKING:
+    from tui.screens.results import MatchSummary, ResultChoice
 
 SESSION_BINDINGS: list[BindingType] = [
     Binding("r", "toggle_rules", "Rules"),
@@ -306,6 +308,8 @@ class SessionScreen(StyledOnce, Screen[None]):
             return
         self._results_shown = True
         self.refresh_bindings()
+        from tui.screens.results import ResultsScreen  # loaded at a match's end, not with the table
+
         self.app.push_screen(ResultsScreen(self.summary()), callback=self._results_chosen)
 
     def _results_chosen(self, choice: ResultChoice | None) -> None:

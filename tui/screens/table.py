@@ -7,7 +7,7 @@ The session plumbing (the event queue, the hold at the end of a hand, the result
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult, SystemCommand
@@ -22,7 +22,6 @@ from engine.games.chase import ChaseAction, ChaseView, Eliminated, HandVoid, Pai
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.describe import describe, who
-from tui.screens.results import MatchSummary
 from tui.screens.reveal import HandReveal, RevealScreen
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.widgets.card import BigSize, CardFace
@@ -30,6 +29,9 @@ from tui.widgets.event_log import EventLog
 from tui.widgets.quiet import set_text
 from tui.widgets.room import TableRoom
 from tui.widgets.seats import SeatRing
+
+if TYPE_CHECKING:
+    from tui.screens.results import MatchSummary
 
 PLAY_ACTIONS = ("stay", "trade", "swap", "cut")
 DECK_HELP = {
@@ -165,6 +167,8 @@ class TableScreen(SessionScreen):
         else:
             winner_text = f"{who(winner, self.names, self.me)} wins"
         chase = getattr(self.options, "preset", None) == "chase"
+        from tui.screens.results import MatchSummary  # loaded at a match's end, not with the table
+
         return MatchSummary(
             title=self.session.entry.title,
             winner=winner_text,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult, SystemCommand
@@ -51,7 +51,6 @@ from engine.session import Session, Snapshot
 from tui.describe_trash import SOURCE_WORDS, TrashNarrator, slot_label, you_first
 from tui.faces import card_text
 from tui.screens.quick import unfocusable
-from tui.screens.results import MatchSummary
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.widgets.card import card_markup, empty_face, face_rows
 from tui.widgets.event_log import EventLog
@@ -60,6 +59,9 @@ from tui.widgets.room import TableRoom
 from tui.widgets.seats import THINKING
 from tui.widgets.trash_layout import CardSize, LayoutPanel, panel_width
 from tui.words import count_of, who, winner_sentence
+
+if TYPE_CHECKING:
+    from tui.screens.results import MatchSummary
 
 STEP_PAUSE = 0.35
 """Seconds each step of a chain stays on screen before the next (when the app is paced at all)."""
@@ -304,6 +306,8 @@ class TrashTableScreen(SessionScreen):
             else:
                 detail = f"{down(seat)} face down"
             places.append((place, f"{name:<12} {detail}"))
+        from tui.screens.results import MatchSummary  # loaded at a match's end, not with the table
+
         return MatchSummary(
             title=self.session.entry.title,
             winner=winner_sentence(you_first(winners, self.me), self.names, self.me),
