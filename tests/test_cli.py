@@ -340,3 +340,27 @@ def test_simulate_table_shows_the_games_own_figure(key: str, capsys: pytest.Capt
     assert header.rstrip().endswith(column)
     rows = [line.split() for line in out.splitlines() if line[:4].strip().isdigit()]
     assert len(rows) == players and all(row[-1] != "-" for row in rows)
+
+
+def test_the_parser_knows_every_command_and_builds_only_the_one_named() -> None:
+    """main() builds only the options of the command a command line names (a few milliseconds of every start);
+    the full parser, and each command's, read the same command lines."""
+    import argparse
+
+    from tui.cli import COMMANDS, build_parser
+
+    def commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        return dict(sub.choices)
+
+    full = commands(build_parser())
+    assert set(full) == COMMANDS
+    for name in COMMANDS:
+        only = commands(build_parser(name))
+        assert set(only) == COMMANDS
+        assert [a.dest for a in only[name]._actions] == [a.dest for a in full[name]._actions]
+        assert all(len(only[other]._actions) == 1 for other in COMMANDS - {name})  # only its --help
+    assert all(len(parser._actions) == 1 for parser in commands(build_parser("")).values())  # the menu: none
+    assert build_parser("").parse_args([]) == build_parser().parse_args([])
+    line = ["play", "big2", "--seed", "3", "--players", "3", "--variant", "taiwan"]
+    assert build_parser("play").parse_args(line) == build_parser().parse_args(line)

@@ -11,10 +11,11 @@ import contextlib
 import gc
 import json
 import os
+import shutil
 import sys
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -33,10 +34,26 @@ GAMES_HELP = f"{' or '.join(filter(None, [', '.join(_KEYS[:-1]), _KEYS[-1]]))} (
 NEEDS_TERMINAL = "parlour: the game needs a terminal"
 
 
+# argparse looks each of its messages up in gettext's catalogues as it builds a parser, and every look-up searches
+# the locale directories again (about 30 of them for Parlour's parser, a few milliseconds of every start): the
+# answers cannot change while the program runs, so each is looked up once.
+argparse._ = cache(argparse._)  # type: ignore[attr-defined]
+
+
+@cache
+def _help_width() -> int:
+    """The width argparse's formatters take (the terminal's columns less 2), asked of the terminal once."""
+    return shutil.get_terminal_size().columns - 2
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but every error ends in a usage message and status 2 (argparse's own convention), and an epilog
     may be a function: it is called when the help is shown (the games' lists walk the whole registry; opening the
-    app does not need them)."""
+    app does not need them). Its formatters take the terminal's width asked once: argparse makes one for every
+    argument added (to check it), and each asked the terminal again."""
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
 
     def format_help(self) -> str:
         if callable(self.epilog):
@@ -159,7 +176,14 @@ def commands_epilog() -> str:
     return "\n".join(lines)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. With ``command`` (the command a command line names), only that command's options
+    are added: the others are listed with their one-line help, which is all a command line naming another one needs
+    (their options took a few milliseconds of every start)."""
+
+    def wanted(name: str) -> bool:
+        return command is None or command == name  # "" wants none
+
     parser = _Parser(
         prog="parlour",
         description="Card games in the terminal. With no command, opens the main menu.",
@@ -179,21 +203,24 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=games_epilog,  # type: ignore[arg-type]
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    play.add_argument("game", metavar="GAME", help=f"the game: {GAMES_HELP}")
-    play.add_argument(
-        "--players", type=at_least_one, help="number of players, you included (default: your settings, else the game's)"
-    )
-    play.add_argument(
-        "--seed", type=seed_number, help="seed for the deal, a whole number from 0 (same seed, same cards)"
-    )
-    play.add_argument("--preset", metavar="P", help=preset_help)
-    play.add_argument("--variant", action="append", metavar="V", help=variant_help)
-    play.add_argument(
-        "--difficulty", choices=levels, help="the computer players' level (default: your settings', else medium)"
-    )
-    play.add_argument(
-        "--name", default="You", type=player_name, help=f"your name at the table (at most {NAME_LIMIT} characters)"
-    )
+    if wanted("play"):
+        play.add_argument("game", metavar="GAME", help=f"the game: {GAMES_HELP}")
+        play.add_argument(
+            "--players",
+            type=at_least_one,
+            help="number of players, you included (default: your settings, else the game's)",
+        )
+        play.add_argument(
+            "--seed", type=seed_number, help="seed for the deal, a whole number from 0 (same seed, same cards)"
+        )
+        play.add_argument("--preset", metavar="P", help=preset_help)
+        play.add_argument("--variant", action="append", metavar="V", help=variant_help)
+        play.add_argument(
+            "--difficulty", choices=levels, help="the computer players' level (default: your settings', else medium)"
+        )
+        play.add_argument(
+            "--name", default="You", type=player_name, help=f"your name at the table (at most {NAME_LIMIT} characters)"
+        )
 
     rules = sub.add_parser(
         "rules",
@@ -204,9 +231,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=partial(games_epilog, levels=False),  # type: ignore[arg-type]
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    rules.add_argument("game", metavar="GAME", nargs="?", help=f"the game (default: every game): {GAMES_HELP}")
-    rules.add_argument("--preset", metavar="P", help=preset_help)
-    rules.add_argument("--variant", action="append", metavar="V", help=variant_help)
+    if wanted("rules"):
+        rules.add_argument("game", metavar="GAME", nargs="?", help=f"the game (default: every game): {GAMES_HELP}")
+        rules.add_argument("--preset", metavar="P", help=preset_help)
+        rules.add_argument("--variant", action="append", metavar="V", help=variant_help)
 
     sim = sub.add_parser(
         "simulate",
@@ -218,50 +246,55 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=games_epilog,  # type: ignore[arg-type]
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sim.add_argument("game", metavar="GAME", help=f"the game: {GAMES_HELP}")
-    sim.add_argument("--players", type=at_least_one, required=True, help="number of players")
-    sim.add_argument("--games", type=at_least_one, required=True, help="number of matches to play")
-    sim.add_argument("--seed", type=seed_number, default=0, help="base seed, a whole number from 0 (default 0)")
-    sim.add_argument(
-        "--bots", default="medium", help=f"level per seat ({', '.join(levels)}), comma-separated; one: every seat"
-    )
-    sim.add_argument("--preset", metavar="P", help=preset_help)
-    sim.add_argument("--variant", action="append", metavar="V", help=variant_help)
-    sim.add_argument("--deals", type=at_least_one, help="deals per match, for games played in deals (Big Two)")
-    sim.add_argument("--rotate", action="store_true", help="turn the line-up one seat round the table each match")
-    sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    sim.add_argument(
-        "--jobs", type=at_least_one, default=1, help="processes to share the matches (default 1); same figures"
-    )
+    if wanted("simulate"):
+        sim.add_argument("game", metavar="GAME", help=f"the game: {GAMES_HELP}")
+        sim.add_argument("--players", type=at_least_one, required=True, help="number of players")
+        sim.add_argument("--games", type=at_least_one, required=True, help="number of matches to play")
+        sim.add_argument("--seed", type=seed_number, default=0, help="base seed, a whole number from 0 (default 0)")
+        sim.add_argument(
+            "--bots", default="medium", help=f"level per seat ({', '.join(levels)}), comma-separated; one: every seat"
+        )
+        sim.add_argument("--preset", metavar="P", help=preset_help)
+        sim.add_argument("--variant", action="append", metavar="V", help=variant_help)
+        sim.add_argument("--deals", type=at_least_one, help="deals per match, for games played in deals (Big Two)")
+        sim.add_argument("--rotate", action="store_true", help="turn the line-up one seat round the table each match")
+        sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+        sim.add_argument(
+            "--jobs", type=at_least_one, default=1, help="processes to share the matches (default 1); same figures"
+        )
 
     host = sub.add_parser(
         "host", help="host LAN play and sit in its lobby (with --headless: only the server, logging to stderr)"
     )
-    host.add_argument("--headless", action="store_true", help="run only the server, until Ctrl+C or SIGTERM")
-    host.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="the address to listen on (default 0.0.0.0)")
-    host.add_argument("--port", type=port_number, default=7777, help="the TCP port (default 7777; 0: any free one)")
-    host.add_argument("--password", help="a password every guest must give")
-    host.add_argument(
-        "--name", default=default_name(), type=player_name, help="your name at the tables, and the host's name"
-    )
-    host.add_argument(
-        "--no-keep",
-        action="store_true",
-        help="do not save the tables in play (nor offer saved ones again); by default a restarted host offers them",
-    )
-    host.add_argument("--ssh-port", type=port_number, metavar="PORT", help="also serve the game over SSH on PORT")
-    host.add_argument("--ssh-password", metavar="P", help="the password SSH guests log in with")
-    host.add_argument(
-        "--ssh-keys", metavar="FILE", help="an authorized_keys file: SSH guests log in with one of its keys"
-    )
+    if wanted("host"):
+        host.add_argument("--headless", action="store_true", help="run only the server, until Ctrl+C or SIGTERM")
+        host.add_argument(
+            "--bind", default="0.0.0.0", metavar="ADDR", help="the address to listen on (default 0.0.0.0)"
+        )
+        host.add_argument("--port", type=port_number, default=7777, help="the TCP port (default 7777; 0: any free one)")
+        host.add_argument("--password", help="a password every guest must give")
+        host.add_argument(
+            "--name", default=default_name(), type=player_name, help="your name at the tables, and the host's name"
+        )
+        host.add_argument(
+            "--no-keep",
+            action="store_true",
+            help="do not save the tables in play (nor offer saved ones again); by default a restarted host offers them",
+        )
+        host.add_argument("--ssh-port", type=port_number, metavar="PORT", help="also serve the game over SSH on PORT")
+        host.add_argument("--ssh-password", metavar="P", help="the password SSH guests log in with")
+        host.add_argument(
+            "--ssh-keys", metavar="FILE", help="an authorized_keys file: SSH guests log in with one of its keys"
+        )
 
     join = sub.add_parser("join", help="join a LAN host and open its lobby")
-    join.add_argument("address", metavar="HOST[:PORT]", type=host_address, help="the host (default port 7777)")
-    join.add_argument(
-        "--name", default=default_name(), type=player_name, help=f"your name (at most {NAME_LIMIT} characters)"
-    )
-    join.add_argument("--password", help="the host's password (or set PARLOUR_PASSWORD)")
-    join.add_argument("--table", type=table_code, metavar="CODE", help="go straight to the table with this code")
+    if wanted("join"):
+        join.add_argument("address", metavar="HOST[:PORT]", type=host_address, help="the host (default port 7777)")
+        join.add_argument(
+            "--name", default=default_name(), type=player_name, help=f"your name (at most {NAME_LIMIT} characters)"
+        )
+        join.add_argument("--password", help="the host's password (or set PARLOUR_PASSWORD)")
+        join.add_argument("--table", type=table_code, metavar="CODE", help="go straight to the table with this code")
 
     sub.add_parser(
         "replays",
@@ -277,14 +310,16 @@ def build_parser() -> argparse.ArgumentParser:
             "replays` lists."
         ),
     )
-    replay.add_argument("file", metavar="FILE", help="the replay (.jsonl)")
-    replay.add_argument("--check", action="store_true", help="play it again and compare every event")
+    if wanted("replay"):
+        replay.add_argument("file", metavar="FILE", help="the replay (.jsonl)")
+        replay.add_argument("--check", action="store_true", help="play it again and compare every event")
     stats = sub.add_parser(
         "stats",
         help="print your statistics per game, preset and opponent level",
         description=_paragraph("Print your statistics per game, preset and opponents' level."),
     )
-    stats.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    if wanted("stats"):
+        stats.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     bench = sub.add_parser(
         "bench",
         help="measure Parlour's speed, each figure beside its reference",
@@ -295,8 +330,9 @@ def build_parser() -> argparse.ArgumentParser:
             "or under a minute with --quick."
         ),
     )
-    bench.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    bench.add_argument("--quick", action="store_true", help="fewer rounds and smaller samples: under a minute")
+    if wanted("bench"):
+        bench.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+        bench.add_argument("--quick", action="store_true", help="fewer rounds and smaller samples: under a minute")
     return parser
 
 
@@ -351,8 +387,11 @@ def port_number(text: str) -> int:
 # -- running -------------------------------------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        words = list(sys.argv[1:] if argv is None else argv)
+        # Only the options of the command named ("": none, for the menu); anything else gets the whole parser.
+        named = (words[0] if words[0] in COMMANDS else None) if words else ""
+        parser = build_parser(named)
+        args = parser.parse_args(words)
         if args.command not in APP_COMMANDS:
             gc.enable()  # collection was paused for the start-up of an app (tui.launch): none will start
         try:
@@ -826,6 +865,8 @@ RECORD_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+COMMANDS = frozenset({"play", "rules", "simulate", "host", "join", "replays", "replay", "stats", "bench"})
+"""Every command :func:`build_parser` knows (a test checks the two agree)."""
 APP_COMMANDS = frozenset({None, "play", "join", "replay"})
 """The commands that start the full-screen app."""
 
