@@ -31,9 +31,8 @@ mypyc where it can. Singles, pairs and triples, and the actions that play them, 
 (:class:`_SmallPlays`); five-card hands are made for the position only (above the table, or holding the opening
 card). ``legal_actions`` lists actions that know their combination (:func:`play_of`), and ``apply`` checks such an
 action on bitmasks, skipping the reading and classifying that a play typed by a person goes through; both ways make
-the same events. The bots' :func:`legal_plays` keep each hand's combinations (:class:`HandCombos`), and a smaller
-hand of a seat filters them. Views are deferred (:class:`~engine.game.Deferred`): a bot that reads only its legal
-actions never has its view worked out.
+the same events. The bots' :func:`legal_plays` keep each hand's combinations (:class:`HandCombos`). Views are
+deferred (:class:`~engine.game.Deferred`): a bot that reads only its legal actions never has its view worked out.
 """
 
 from __future__ import annotations
@@ -45,7 +44,7 @@ import zlib
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations, compress, product
+from itertools import combinations, product
 from operator import add, attrgetter, itemgetter
 from pathlib import Path
 from types import ModuleType
@@ -461,23 +460,17 @@ _SMALL: dict[str, tuple[tuple[Combo, ...], dict[int, tuple[tuple[tuple[Combo, ..
 class HandCombos:
     """Every combination in one hand, built from the hand grouped by rank and by suit, per size, lazily.
 
-    Each list is sorted by key, so the plays that beat a combination are a suffix found by bisection. A hand made
-    from a bigger one (``parent``: the same seat's hand before a play) filters the lists of that hand (or of the
-    first of its line, when that hand built none) rather than building its own: the combinations of a hand are those
-    of the bigger hand that use none of the cards it has lost, in the same order. The actions that play them
-    (:func:`play_of`) are kept beside the combinations and filtered alike. A size the bigger hand never built is
-    built on the smaller hand, which costs less; a hand with no five-card hand (:func:`has_five`) builds nothing.
+    Each list is sorted by key, so the combinations that beat a table are a suffix found by bisection. The actions
+    that play them (:func:`play_of`) are made when first asked for and kept beside them. A hand with no five-card
+    hand (:func:`has_five`) builds none.
     """
 
-    __slots__ = ("_by_rank", "_lists", "_root", "mask", "options", "suits")
+    __slots__ = ("_by_rank", "_lists", "mask", "options", "suits")
 
-    def __init__(self, mask: int, options: Big2Options, parent: HandCombos | None = None) -> None:
+    def __init__(self, mask: int, options: Big2Options) -> None:
         self.mask = mask
         self.options = options
         self.suits = options.suits
-        self._root: HandCombos | None = None if parent is None else parent if parent._lists else parent._root or parent
-        """The bigger hand this one filters its lists from (None: none): ``parent`` if it has built any, else the
-        first hand of its line. A size that hand has not built is built here, on the smaller hand."""
         self._by_rank: list[list[int]] | None = None
         self._lists: dict[int, list[Any]] = {}
         """By size: ``[combinations, their keys, the actions that play them or None until asked for]``."""
@@ -494,18 +487,8 @@ class HandCombos:
     def _list(self, size: int) -> list[Any]:
         entry = self._lists.get(size)
         if entry is None:
-            root = self._root
             if size == 5 and not has_five(self.mask):
-                entry = [[], [], []]  # most hands late in a deal: nothing to build or to filter
-            elif root is not None and (source := root._lists.get(size)) is not None:
-                lost = root.mask & ~self.mask
-                keep = [not c[1] & lost for c in source[0]]
-                plays = source[2]
-                entry = [
-                    list(compress(source[0], keep)),
-                    list(compress(source[1], keep)),
-                    None if plays is None else list(compress(plays, keep)),
-                ]
+                entry = [[], [], []]  # most hands late in a deal: nothing to build
             else:
                 combos = self._build(size)
                 combos.sort(key=_COMBO_KEY)
@@ -549,32 +532,8 @@ class HandCombos:
             out += self.of_size(13)
         return out
 
-    def plays_beating(self, table: Combo) -> list[Big2Action]:
-        """The actions of :meth:`beating`, in its order (a new list, which a caller may add the pass to)."""
-        kind, _, key, size, _ = table
-        if kind == "dragon":
-            return []
-        entry = self._lists.get(size) or self._list(size)
-        plays = entry[2]
-        if plays is None:
-            plays = self._make_plays(entry)
-        out: list[Big2Action] = plays[bisect_right(entry[1], key) :]
-        if size != 13 and self.mask.bit_count() >= 13 and _ranks_with(self.mask)[0] == _LOW_BITS:
-            out += self.plays_of(13)
-        return out
-
     def all(self) -> list[Combo]:
         return [c for size in (1, 2, 3, 5, 13) for c in self.of_size(size)]
-
-    def all_plays(self) -> list[Big2Action]:
-        """The actions of :meth:`all`, in its order (a new list): singles, pairs and triples from the tables made
-        once (:class:`_SmallPlays`), then this hand's five-card hands and Dragon."""
-        mask = self.mask
-        plays = _small_plays_of(mask, _SMALL_PLAYS[self.suits])
-        plays += self.plays_of(5)
-        if mask.bit_count() >= 13:
-            plays += self.plays_of(13)
-        return plays
 
     def _build(self, size: int) -> list[Combo]:
         o = self.suits
@@ -600,36 +559,21 @@ class HandCombos:
 
 
 class ComboCache:
-    """Reuses a hand's combinations between turns (a hand only loses cards, so most look-ups hit).
-
-    After a play, the smaller hand is noted with the :class:`HandCombos` of the hand its seat was dealt
-    (:meth:`after_play`); the first look-up of the smaller hand makes its own from that one, by filtering.
-    """
+    """Reuses a hand's combinations between look-ups (a bot's search asks for the same hands again and again)."""
 
     def __init__(self, limit: int = 4096) -> None:
         self._cache: dict[tuple[int, str], HandCombos] = {}
-        """By (mask, suit order): the mask's combinations, or those of a bigger hand to filter them from."""
+        """By (mask, suit order): the mask's combinations."""
         self.limit = limit
 
     def get(self, mask: int, options: Big2Options) -> HandCombos:
         key = (mask, options.suits)  # a hand's combinations depend only on the suit order
         hand = self._cache.get(key)
-        if hand is None or hand.mask != mask:
+        if hand is None:
             if len(self._cache) >= self.limit:
                 self._cache.clear()
-            hand = self._cache[key] = HandCombos(mask, options, hand)
+            hand = self._cache[key] = HandCombos(mask, options)
         return hand
-
-    def after_play(self, before: int, after: int, options: Big2Options) -> None:
-        """A seat whose hand was ``before`` has played down to ``after``: the smaller hand's combinations will be
-        filtered from those of the hand it comes from (if they are still here) rather than built again."""
-        _after_play(self._cache, before, after, options.suits, self.limit)
-
-
-def _after_play(cache: dict[tuple[int, str], HandCombos], before: int, after: int, suits: str, limit: int) -> None:
-    origin = cache.get((before, suits))
-    if origin is not None and len(cache) < limit:
-        cache[(after, suits)] = origin if origin._lists else origin._root or origin
 
 
 COMBOS = ComboCache()
@@ -732,55 +676,8 @@ class _SmallPlays:
             )
         """The pairs (or triples) of each byte of a hand's mask (two ranks), byte by byte, lowest first."""
 
-    def singles_of(self, mask: int) -> list[Play]:
-        """The singles of a hand's mask, lowest first (a new list)."""
-        b = self.single_bytes
-        return [
-            *b[0][mask & 255],
-            *b[1][mask >> 8 & 255],
-            *b[2][mask >> 16 & 255],
-            *b[3][mask >> 24 & 255],
-            *b[4][mask >> 32 & 255],
-            *b[5][mask >> 40 & 255],
-            *b[6][mask >> 48 & 255],
-        ]
-
 
 _SMALL_PLAYS: dict[str, _SmallPlays] = PerSuitOrder(_SmallPlays)
-
-
-def _small_plays_of(mask: int, small: _SmallPlays) -> list[Big2Action]:
-    """A hand's singles, then its pairs, then its triples, each lowest first, from the tables made once (a new
-    list): what a lead offers before the five-card hands. Read a byte of the hand (two ranks) at a time, as one list
-    display: a hand's pairs and triples never straddle two bytes, and within a byte the tables list them by rank,
-    then by key, as the hand's own lists are."""
-    b = small.single_bytes
-    p = small.set_bytes[2]
-    t = small.set_bytes[3]
-    b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
-    return [
-        *b[0][b0],
-        *b[1][b1],
-        *b[2][b2],
-        *b[3][b3],
-        *b[4][b4],
-        *b[5][b5],
-        *b[6][b6],
-        *p[0][b0],
-        *p[1][b1],
-        *p[2][b2],
-        *p[3][b3],
-        *p[4][b4],
-        *p[5][b5],
-        *p[6][b6],
-        *t[0][b0],
-        *t[1][b1],
-        *t[2][b2],
-        *t[3][b3],
-        *t[4][b4],
-        *t[5][b5],
-        *t[6][b6],
-    ]
 
 
 @dataclass(frozen=True, eq=False)
