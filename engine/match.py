@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import codec
-from engine.events import Event
+from engine.events import Event, frozen
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -139,11 +139,9 @@ class MatchProgress:
         """Open the next round (``again``: the same round dealt again, its number kept)."""
         if not again or self.round == 0:
             self.round += 1
-        # Made without the dataclass __init__ (slow for a frozen class: a call a field), every field given: a game
-        # opens and closes rounds at the pace of simulated matches.
-        started = _new_object(RoundStarted)
-        started.__dict__.update(audience=None, round=self.round, dealer=self.dealer, seats=tuple(seats))
-        return started
+        # Made without the dataclass __init__ (events.frozen): a game opens and closes rounds at the pace of
+        # simulated matches.
+        return frozen(RoundStarted, audience=None, round=self.round, dealer=self.dealer, seats=tuple(seats))
 
     def next_seat(self, seat: int) -> int:
         """The next seat clockwise that is still in the match."""
@@ -166,8 +164,8 @@ class MatchProgress:
             self.active = [t > 0 for t in self.totals]
         last = not replay and self.rule.is_over(self.round, self.totals)
         totals = tuple(self.totals)
-        over = _new_object(RoundOver)  # every field given, as in start_round
-        over.__dict__.update(
+        over = frozen(
+            RoundOver,
             audience=None,
             round=self.round,
             winners=tuple(winners),
@@ -180,14 +178,10 @@ class MatchProgress:
         if last:
             self.over = True
             self.winners = self.rule.winners(self.totals)
-            ended = _new_object(MatchOver)
-            ended.__dict__.update(audience=None, winners=self.winners, totals=totals)
-            events.append(ended)
+            events.append(frozen(MatchOver, audience=None, winners=self.winners, totals=totals))
         elif not replay:
             self.dealer = self.next_seat(self.dealer)
         return events
 
-
-_new_object = object.__new__
 
 codec.register("match", RoundStarted, RoundOver, MatchOver)

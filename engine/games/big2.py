@@ -59,7 +59,7 @@ from engine.errors import (
     OptionError,
     echo,
 )
-from engine.events import Event
+from engine.events import Event, frozen
 from engine.game import (
     Deferred,
     Figures,
@@ -785,9 +785,7 @@ def _loss(mask: int, options: Big2Options) -> Loss:
         multiplier = 1 if count <= 9 else 2 if count <= 12 else 3
     else:
         multiplier = (2 if count > 9 else 1) * 2**twos
-    made = _new_object(Loss)
-    made.__dict__.update(cards=count, twos=twos, multiplier=multiplier, points=count * multiplier)
-    return made
+    return frozen(Loss, cards=count, twos=twos, multiplier=multiplier, points=count * multiplier)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1120,18 +1118,18 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         self.set_aside = ALL_CARDS & ~everything
         self.start_counts = tuple(map(int.bit_count, hands))
         started = self.progress.start_round(seats=_SEATS_AFTER[n][dealer])
-        # The events are made without their dataclass __init__, which is slow for a frozen class (each field set
-        # through object.__setattr__); every field is given.
-        opened = _new_object(DealStarted)
-        opened.__dict__.update(
-            audience=None, counts=self.start_counts, leader=turn, lead_card=enc.to_card[lead_bit.bit_length() - 1]
+        # The events are made without their dataclass __init__ (events.frozen).
+        opened = frozen(
+            DealStarted,
+            audience=None,
+            counts=self.start_counts,
+            leader=turn,
+            lead_card=enc.to_card[lead_bit.bit_length() - 1],
         )
         events: list[Event] = [started, opened]
         for seat in range(n):
             cards = enc.cards(hands[seat])
-            given = _new_object(HandDealt)
-            given.__dict__.update(audience=_ONLY[seat], seat=seat, cards=cards, count=len(cards))
-            events.append(given)
+            events.append(frozen(HandDealt, audience=_ONLY[seat], seat=seat, cards=cards, count=len(cards)))
         return events
 
     def legal_plays(self) -> list[Combo]:
@@ -1231,9 +1229,8 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         deltas = [-lost.points if lost else 0 for lost in losses]
         deltas[winner] = -sum(deltas)
         totals = tuple(map(add, self.totals, deltas))
-        over = _new_object(DealOver)  # every field given, without the slow frozen __init__
-        over.__dict__.update(
-            audience=None, winner=winner, hands=cards, losses=losses, deltas=tuple(deltas), totals=totals
+        over = frozen(
+            DealOver, audience=None, winner=winner, hands=cards, losses=losses, deltas=tuple(deltas), totals=totals
         )
         self.last_deal = over
         events: list[Event] = [over, *self.progress.end_round(winners=(winner,), deltas=deltas)]

@@ -41,7 +41,7 @@ from typing import Any, ClassVar
 
 from engine.cards import Card, Rank, deck, sort_key
 from engine.errors import InvalidActionError, OptionError, echo
-from engine.events import Event
+from engine.events import Event, frozen
 from engine.game import (
     Deferred,
     Figures,
@@ -141,7 +141,6 @@ _ONLY: tuple[frozenset[int], ...] = tuple(frozenset({seat}) for seat in range(10
 """The audience of a private event, one seat (made once: a draw is every other move of a random deal)."""
 _ESCAPES = frozenset({Rank.ACE, Rank.JOKER})
 """What may be played when no normal play is held."""
-_new_object = object.__new__
 
 
 def is_normal(card: Card, rank: Rank | None) -> bool:
@@ -634,18 +633,15 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
         hand.remove(card)
         self.pile.append(card)
         self.named = None
-        played = _new_object(Played)  # every field given, without the slow frozen __init__ (a play is every other move)
-        played.__dict__.update(audience=None, seat=seat, card=card, kind=kind, left=len(hand))
-        return [played]
+        # events.frozen: without the slow frozen __init__ (a play is every other move)
+        return [frozen(Played, audience=None, seat=seat, card=card, kind=kind, left=len(hand))]
 
     def _draw(self, seat: int) -> list[Event]:
         """Draw one card: played at once if it is a normal play, else kept; a pending exit is confirmed."""
         events = self._refill()
         card = self.stock.pop()
         self.hands[seat].append(card)
-        drew = _new_object(Drew)  # every field given, without the slow frozen __init__ (a draw is every other move)
-        drew.__dict__.update(audience=_ONLY[seat], seat=seat, card=card)
-        events.append(drew)
+        events.append(frozen(Drew, audience=_ONLY[seat], seat=seat, card=card))  # a draw is every other move
         if self.pending is not None:
             events += self._confirm_exit(seat)  # RULES: even when the drawn card is then played at once
         if card.rank in self.normal_ranks():
