@@ -197,6 +197,7 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
                 variants=config.variants,
                 pace=self.pace,
                 bot_process=bots_in_a_process(),  # a thinking bot never slows this process (keys, drawing, quitting)
+                autostart=False,  # started once the table is drawn (_open_table)
             )
         except ParlourError as err:
             self.notify(str(err), severity="error", timeout=8, markup=False)
@@ -206,13 +207,22 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
 
     def _open_table(self, host: TableHost, config: PlayConfig, screen_type: type[SessionScreen]) -> SessionScreen:
         """Show the table ``host`` runs, your seat 0, and keep it: saved after every move, kept as a replay and
-        counted in the statistics when it is over."""
+        counted in the statistics when it is over.
+
+        The host's bots start once the table's first frame is drawn: their thread would otherwise start the bot
+        process (importing ``multiprocessing``, which starts a process of its own to track resources) and the
+        first bot's decision while the screen is being built, on the same two processors and under the same
+        lock on the interpreter. Their first move is seldom later for it: a bot's move is shown once its pace
+        (0.6 s by default) has passed since the table last moved, and the screen is drawn well within that; only
+        a start whose bot process and first decision take longer than the pace shows it later, by at most the
+        time the screen took to draw."""
         self._close_table()
         self.config = config
         self.host = host
         self._keep(host)
         screen = screen_type(host.connect(0))
         self._show_screen(screen)
+        screen.call_after_refresh(host.start)
         return screen
 
     def _keep(self, host: TableHost) -> None:
@@ -283,7 +293,8 @@ class ParlourApp(Navigation, KeepsSettings, App[None]):
 
     def resume(self, table: SavedTable) -> SessionScreen:
         """Open the saved ``table`` exactly where it stopped (same cards, seat to move, bots and seed)."""
-        host = TableHost(table, pace=self.pace, decider=ProcessDecider() if bots_in_a_process() else None)
+        decider = ProcessDecider() if bots_in_a_process() else None
+        host = TableHost(table, pace=self.pace, decider=decider, autostart=False)  # started by _open_table
         levels = [seat.level for seat in table.seats if seat.level is not None]
         config = PlayConfig(
             game=table.entry.key,

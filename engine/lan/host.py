@@ -78,12 +78,14 @@ class TableHost:
         variants: Sequence[str] = (),
         pace: float = 0.0,
         bot_process: bool = False,
+        autostart: bool = True,
     ) -> TableHost:
         """A host with a new table (see :meth:`Table.create`): how a screen's game is set up without the UI ever
         building a table itself. OptionError and friends for a setup that cannot be played. With ``bot_process``
-        the bots think in a child process (see :mod:`engine.lan.decider`)."""
+        the bots think in a child process (see :mod:`engine.lan.decider`); ``autostart`` off, they wait for
+        :meth:`start`."""
         table = Table.create(game, players=players, seed=seed, bots=bots, names=names, preset=preset, variants=variants)
-        return cls(table, pace=pace, decider=ProcessDecider() if bot_process else None)
+        return cls(table, pace=pace, decider=ProcessDecider() if bot_process else None, autostart=autostart)
 
     # -- what sessions see -------------------------------------------------------------------------------------
     @property

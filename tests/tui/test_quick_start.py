@@ -15,6 +15,7 @@ from textual.dom import DOMNode
 from textual.widgets import Markdown
 from tui_helpers import my_turn, session_screen, wait_for
 
+from engine.lan.host import TableHost
 from tui.app import ParlourApp, PlayConfig
 from tui.bench.app import MENU_MARKER, app_argv, hand_update, quit_time, static_update
 from tui.css_cache import ParsedCss, StoredRules
@@ -65,6 +66,34 @@ async def test_a_table_is_styled_once_when_it_opens(size: tuple[int, int]) -> No
         table = session_screen(pilot)
         assert table.has_class("-wide" if size[0] >= 120 else "-narrow")
         assert [widgets for node, widgets in restyled if node is table] == [0]  # its classes, set in compose
+
+
+@pytest.mark.parametrize("game", ["chase", "big2"])
+async def test_the_bots_start_once_the_table_is_drawn(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bots' thread (and with it the bot process and the first bot's decision) starts after the table's first
+    frame, not while the screen is being built; and then they play."""
+    drawn: list[Any] = []
+    started: list[list[Any]] = []
+    start = TableHost.start
+
+    def noting(host: TableHost) -> None:
+        started.append(list(drawn))
+        start(host)
+
+    monkeypatch.setattr(TableHost, "start", noting)
+    app = ParlourApp(start=PlayConfig(game=game, players=4, seed=2, difficulty="easy"), pace=0)
+    display = app._display
+
+    def shown(screen: Any, renderable: Any) -> None:
+        if renderable is not None:
+            drawn.append(screen)
+        display(screen, renderable)
+
+    app._display = shown  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: my_turn(pilot))  # the bots before you have moved
+        table = session_screen(pilot)
+        assert len(started) == 1 and any(screen is table for screen in started[0])
 
 
 async def test_the_rules_pane_is_built_when_first_opened() -> None:
