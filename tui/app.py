@@ -14,14 +14,12 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, CSSPathType, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-import tui
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.lan.decider import ProcessDecider
@@ -34,6 +32,7 @@ from tui.app_settings import KeepsSettings, is_settings_screen
 from tui.css_cache import save_soon
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain, PlayConfig, StartGame
+from tui.screen_styles import StylesOnDemand, app_css_path
 from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands
 from tui.screens.session_screen import SessionScreen
 
@@ -45,7 +44,7 @@ if TYPE_CHECKING:
 # (tui.games) are only loaded when shown, so `parlour play GAME` starts without the menu or the other games, and
 # `parlour` without any table.
 
-__all__ = ["ParlourApp", "PlayConfig", "styles_dir"]
+__all__ = ["ParlourApp", "PlayConfig"]
 
 CSS_SAVE_DELAY = 1.0
 """Seconds after the app is mounted (its first screen drawn) when what it parsed of its stylesheets is kept."""
@@ -60,25 +59,6 @@ def keep_caches(app: App[Any]) -> None:
 
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may run before Python offers the interpreter to another (the default is 0.005)."""
-STYLE_FILES = (
-    "base.tcss",
-    "menu.tcss",
-    "table.tcss",
-    "big2.tcss",
-    "trash.tcss",
-    "rank.tcss",
-    "dialogs.tcss",
-    "settings.tcss",
-)
-
-
-def styles_dir() -> Path:
-    """The .tcss files: repo-root ``styles/`` in a source checkout, ``tui/styles/`` in an installed wheel."""
-    package = Path(tui.__file__).resolve().parent
-    for candidate in (package.parent / "styles", package / "styles"):
-        if candidate.is_dir():
-            return candidate
-    return package / "styles"
 
 
 def bots_in_a_process() -> bool:
@@ -102,9 +82,9 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1_000_000)
 
 
-class ParlourApp(Navigation, KeepsSettings, App[None]):
+class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
     TITLE = "Parlour"
-    CSS_PATH: ClassVar[CSSPathType | None] = [styles_dir() / name for name in STYLE_FILES]
+    CSS_PATH: ClassVar[CSSPathType | None] = app_css_path()  # and each screen's own, when shown (StylesOnDemand)
     BINDINGS: ClassVar[list[BindingType]] = [
         *Navigation.NAVIGATION_BINDINGS,
         Binding("q", "leave('quit')", "Quit", tooltip="Quit Parlour (asks first while a match is on)"),

@@ -20,18 +20,19 @@ from textual.screen import Screen
 from engine.errors import ParlourError
 from engine.lan.net_session import NetworkSession
 from engine.registry import get_entry
-from tui.app import STYLE_FILES, SWITCH_INTERVAL, styles_dir
+from tui.app import SWITCH_INTERVAL
 from tui.app_settings import KeepsSettings, is_settings_screen
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain
+from tui.screen_styles import StylesOnDemand, app_css_path
 from tui.screens.confirm import Navigation, navigation_commands
 from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
 from tui.screens.session_screen import SessionScreen
 
 
-class LanApp(Navigation, KeepsSettings, App[None]):
+class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
     TITLE = "Parlour"
-    CSS_PATH: ClassVar[CSSPathType | None] = [styles_dir() / name for name in (*STYLE_FILES, "lobby.tcss")]
+    CSS_PATH: ClassVar[CSSPathType | None] = app_css_path()  # and each screen's own, when shown
     BINDINGS: ClassVar[list[BindingType]] = [
         *Navigation.NAVIGATION_BINDINGS,
         Binding("q", "leave('quit')", "Quit", tooltip="Quit Parlour (asks first while a match is on)"),

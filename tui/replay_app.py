@@ -8,14 +8,14 @@ from textual.app import App, CSSPathType
 from textual.binding import Binding, BindingType
 
 from engine.records.replays import ReplayCursor
-from tui.app import STYLE_FILES, styles_dir
 from tui.app_settings import KeepsSettings
+from tui.screen_styles import StylesOnDemand, app_css_path
 from tui.screens.replay import ReplayScreen
 
 
-class ReplayApp(KeepsSettings, App[None]):
+class ReplayApp(StylesOnDemand, KeepsSettings, App[None]):
     TITLE = "Parlour"
-    CSS_PATH: ClassVar[CSSPathType | None] = [styles_dir() / name for name in STYLE_FILES]
+    CSS_PATH: ClassVar[CSSPathType | None] = app_css_path()  # and each screen's own, when shown
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
     def __init__(self, cursor: ReplayCursor) -> None:

@@ -19,6 +19,7 @@ from engine.lan.host import TableHost
 from tui.app import ParlourApp, PlayConfig
 from tui.bench.app import MENU_MARKER, app_argv, hand_update, quit_time, static_update
 from tui.css_cache import ParsedCss, StoredRules
+from tui.screen_styles import STYLE_ORDER
 from tui.screens.session_screen import SessionScreen
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,8 +112,10 @@ async def test_the_rules_pane_is_built_when_first_opened() -> None:
 
 
 def _parsed(app: ParlourApp) -> list[str]:
-    """Parse ``app``'s stylesheet as Textual's start does; every rule as CSS text."""
+    """Parse ``app``'s stylesheets as Textual's start does, and every screen's (as they are shown); every rule as CSS
+    text."""
     app.stylesheet.read_all(app.css_path)
+    app.read_styles(STYLE_ORDER)
     return [rule.css for rule in app.stylesheet.rules]
 
 

@@ -38,6 +38,8 @@ def seat_lines(deal: DealOver, seat: int, name: str, options: Any = None) -> Con
 class Big2ScoringScreen(RoundOverScreen):
     """Shown at each DealOver; the table waits (no bot moves) until it is closed."""
 
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss", "big2.tcss")  # (tui.screen_styles)
+
     NEXT = "Next deal"
     BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
 

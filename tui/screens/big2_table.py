@@ -45,6 +45,8 @@ TURN_ACTIONS = ("play", "pass_turn", "hint")
 
 
 class Big2TableScreen(SessionScreen):
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss", "big2.tcss")  # (tui.screen_styles)
+
     GAME_KEY: ClassVar[str] = "big2"
     MIN_SIZE: ClassVar[tuple[int, int]] = (64, 20)
     """Measured (three or four players): the smallest terminal the table is complete at (tests/tui/test_layout.py)."""

@@ -28,6 +28,8 @@ Where = Literal["quit", "menu"]
 class ConfirmScreen(ModalScreen[bool]):
     """Ask one question; ``y`` or Enter on the first button says yes, ``n`` or Esc says no."""
 
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n", "answer(False)", "No"),

@@ -93,6 +93,8 @@ def table_title(summary: dict[str, Any]) -> str:
 class LobbyScreen(Screen[None]):
     """The tables at the host; your table's seats and chat."""
 
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("lobby.tcss",)  # (tui.screen_styles)
+
     AUTO_FOCUS = "#tables"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_table", "New table"),
@@ -342,6 +344,8 @@ class LobbyScreen(Screen[None]):
 class CreateTableScreen(ModalScreen[TableRequest | None]):
     """Make a table: the game, the seats (a person or a bot of a level), house rules, the table's bot and clock."""
 
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("lobby.tcss",)  # (tui.screen_styles)
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, game: str | None = None) -> None:
@@ -475,6 +479,8 @@ class CreateTableScreen(ModalScreen[TableRequest | None]):
 
 class ChatScreen(ModalScreen[str | None]):
     """One line to say at your table, over the table screen (Enter sends, Escape does not)."""
+
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("lobby.tcss",)  # (tui.screen_styles)
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 

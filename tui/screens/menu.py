@@ -168,6 +168,8 @@ def _exclude(entry: GameEntry, a: str, b: str) -> bool:
 
 
 class MenuScreen(StyledOnce, Screen[None]):
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("menu.tcss",)  # (tui.screen_styles)
+
     AUTO_FOCUS = "#start"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.quit", "Quit"),

@@ -40,6 +40,8 @@ class JokerNameScreen(ModalScreen[Rank]):
     """Name the rank of the Joker you just played: a key (A 2–9 0 J Q K) or a click. It cannot be left unanswered:
     the Joker is on the pile already and the table waits for its rank."""
 
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss", "rank.tcss")  # (tui.screen_styles)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(key, f"name('{key}')", rank_word(rank), show=False) for rank, key in RANK_KEYS.items()),
         Binding("1", "name('a')", "Ace", show=False),
@@ -78,6 +80,8 @@ class JokerNameScreen(ModalScreen[Rank]):
 class FollowUpScreen(ModalScreen[Card | None]):
     """The card you may add after a Joker (a normal play on the named rank), or none: 1–9 or a click; x or Esc for
     no follow-up."""
+
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss", "rank.tcss")  # (tui.screen_styles)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"choose({n - 1})", "", show=False) for n in range(1, 10)),
@@ -150,6 +154,8 @@ def penalty_rows(deal: DealOver, names: Sequence[str], me: int | None, out: Sequ
 
 class RankDealScreen(RoundOverScreen):
     """The end of a deal: who lost it (their cards shown) and every player's penalty points so far."""
+
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss", "rank.tcss")  # (tui.screen_styles)
 
     NEXT = "Next deal"
     BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)

@@ -71,6 +71,8 @@ def by_suit(card: Card) -> tuple[int, int]:
 
 
 class RankTableScreen(SessionScreen):
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss", "rank.tcss")  # (tui.screen_styles)
+
     GAME_KEY: ClassVar[str] = "rank"
     MIN_SIZE: ClassVar[tuple[int, int]] = (64, 24)
     """Measured (ten players): the smallest terminal the table is complete at (tests/tui/test_layout.py)."""

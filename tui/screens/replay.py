@@ -58,6 +58,8 @@ def place_text(name: str, cards: Sequence[Card], names: Sequence[str]) -> Conten
 class ReplayScreen(Screen[None]):
     """One kept game, any step of it."""
 
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", "Next"),
         Binding("l", "step(1)", "Next", show=False),

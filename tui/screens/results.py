@@ -26,6 +26,8 @@ class MatchSummary:
 
 
 class ResultsScreen(ModalScreen[ResultChoice]):
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "choose('again')", "Play again"),
         Binding("m", "choose('menu')", "Main menu"),

@@ -30,6 +30,8 @@ class HandReveal:
 
 
 class RevealScreen(RoundOverScreen):
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss", "dialogs.tcss")  # (tui.screen_styles)
+
     NEXT = "Next hand"
     BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
 

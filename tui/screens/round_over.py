@@ -40,6 +40,8 @@ class RoundOverScreen(ModalScreen[None]):
     Subclasses set ``NEXT`` and ``BINDINGS = next_bindings(NEXT)``, and compose a :meth:`next_button`.
     """
 
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles)
+
     NEXT: ClassVar[str] = "Next"
     """What going on leads to, as the button and the footer say it."""
 

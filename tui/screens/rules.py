@@ -12,6 +12,8 @@ from textual.widgets import Button, Markdown
 
 
 class RulesScreen(ModalScreen[None]):
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Close"),
         Binding("r", "dismiss", "Close", show=False),

@@ -85,6 +85,8 @@ class SessionScreen(StyledOnce, Screen[None]):
     MRO, so an override that also called ``super()`` would subscribe twice. They set up in ``set_up`` instead.
     """
 
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss",)  # (tui.screen_styles)
+
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (120, "-wide")]
     """Where the rules pane goes: beside the table from 120 columns (the table keeps 80), over it below. The table
     itself is laid out by its room's size classes (:mod:`tui.widgets.room`), not by these."""

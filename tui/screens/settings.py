@@ -77,6 +77,8 @@ def open_settings(app: App[Any], closed: Callable[[Settings | None], None] | Non
 class SettingsScreen(ModalScreen[Settings | None]):
     """Every setting, by keyboard and mouse; the saved settings are the dialog's result (None: cancelled)."""
 
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("settings.tcss",)  # (tui.screen_styles)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", priority=True, tooltip="Save the settings and close"),
         Binding("escape", "cancel", "Cancel", tooltip="Close without changing anything"),

@@ -58,6 +58,8 @@ def histogram(scores: list[float], width: int = 40) -> str:
 class StatsScreen(ModalScreen[None]):
     """Every group's figures; ↑/↓ choose a group, its charts below. ``escape`` closes."""
 
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles)
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss", "Close")]
 
     def compose(self) -> ComposeResult:

@@ -47,6 +47,8 @@ def seat_lines(deal: DealOver, view: TrashView, seat: int, name: str, match: boo
 class TrashDealScreen(RoundOverScreen):
     """Shown at the end of each deal; the table (and its bots) wait until it is closed."""
 
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss", "trash.tcss")  # (tui.screen_styles)
+
     NEXT = "Next deal"
     BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
 

@@ -134,6 +134,8 @@ def changed_slot(event: Event) -> tuple[int, int] | None:
 
 
 class TrashTableScreen(SessionScreen):
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss", "trash.tcss")  # (tui.screen_styles)
+
     GAME_KEY: ClassVar[str] = "trash"
     MIN_SIZE: ClassVar[tuple[int, int]] = (78, 20)
     """Measured (four players, three layouts across): the smallest terminal the table is complete at
