@@ -112,7 +112,85 @@ def test_a_file_of_another_python_or_with_wrong_entries_is_not_used(tmp_path: Pa
     assert magic == code_cache.MAGIC_NUMBER
     the_file(tmp_path).write_bytes(marshal.dumps((b"\x00\x00\r\n", tables)))  # another bytecode version
     assert run(tmp_path)["fresh"] != 0
-    spoiled = {mode: {text: b"garbage" for text in table} for mode, table in tables.items()}
+    spoiled = {mode: {text: b"garbage" for text in tables[mode]} for mode in ("exec", "eval")}
     the_file(tmp_path).write_bytes(marshal.dumps((code_cache.MAGIC_NUMBER, spoiled)))  # entries that are not code
     result = run(tmp_path)
     assert result["fresh"] != 0 and result["equal"] is True
+
+
+# Patterns compiled through the cache: the same patterns as re makes, served from the file on the second run.
+REGEXES = r"""
+import json, re, sys
+from re import _compiler
+from tui import code_cache
+anew = _compiler.compile  # re's own compiler, before the cache is installed
+code_cache.install()
+patterns = [
+    (r"(?P<rank>10|[2-9AJQK])(?P<suit>[SHDC])", 0),
+    (r"\b\w+(?<=ing)\b", re.IGNORECASE),
+    ("(?P<word>[a-z]+)  # a word\n    \\s*  # some space\n", re.VERBOSE),
+    (b"[\x80-\xff]+", 0),
+    (r"^(a|b)*?c{2,5}$", re.MULTILINE | re.DOTALL),
+]
+re.purge()
+compiled = [re.compile(pattern, flags) for pattern, flags in patterns]
+print(json.dumps({
+    "same": [mine == anew(pattern, int(flags)) for mine, (pattern, flags) in zip(compiled, patterns)],
+    "groups": [[mine.groups, sorted(mine.groupindex.items())] for mine in compiled],
+    "matches": [
+        compiled[0].fullmatch("10H").groupdict(),
+        compiled[1].findall("Running and SWIMMING, not swim"),
+        [m.group("word") for m in compiled[2].finditer("ab cd  ef")],
+        compiled[3].findall(b"a\x80\x81b\xff").__repr__(),
+        bool(compiled[4].search("x\nababcc")),
+    ],
+    "served": [(p, int(f)) in code_cache._CACHE.regexes for p, f in patterns if isinstance(p, str)],
+    "fresh": code_cache._CACHE.fresh,
+}))
+code_cache.save()
+"""
+
+
+def run_regexes(cache: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", REGEXES],
+        env={"PARLOUR_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).parents[2])},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def test_regular_expressions_are_compiled_once_and_the_same(tmp_path: Path) -> None:
+    first = run_regexes(tmp_path)
+    assert first["same"] == [True] * 5 and first["served"] == [True] * 4
+    assert isinstance(first["fresh"], int) and first["fresh"] >= 5
+    second = run_regexes(tmp_path)
+    assert second["fresh"] == 0  # every pattern's program came from the file
+    assert second == {**first, "fresh": 0}  # equal to re's own patterns, matching the same
+    assert first["matches"] == [
+        {"rank": "10", "suit": "H"},
+        ["Running", "SWIMMING"],
+        ["ab", "cd", "ef"],
+        "[b'\\x80\\x81', b'\\xff']",
+        True,
+    ]
+
+
+def test_a_kept_program_that_is_damaged_or_of_another_engine_is_compiled_anew(tmp_path: Path) -> None:
+    import marshal
+
+    run_regexes(tmp_path)
+    magic, tables = marshal.loads(the_file(tmp_path).read_bytes())
+    stamp, programs = tables["regex"]
+    assert stamp == code_cache.REGEX_STAMP and programs
+    damaged = {key: (flags, (0, 1, 2), *rest) for key, (flags, _, *rest) in programs.items()}
+    for regexes in [(stamp, damaged), ((stamp[0] + 1, stamp[1]), programs), "garbage"]:
+        the_file(tmp_path).write_bytes(marshal.dumps((magic, {**tables, "regex": regexes})))
+        result = run_regexes(tmp_path)
+        assert isinstance(result["fresh"], int) and result["fresh"] >= 5  # none of them served
+        assert result["same"] == [True] * 5
+        assert run_regexes(tmp_path)["fresh"] == 0  # and the file holds good ones again
