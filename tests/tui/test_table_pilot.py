@@ -78,10 +78,10 @@ async def test_rules_pane_toggles() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         assert await wait_for(pilot, lambda: my_turn(pilot))
         table = table_of(pilot)
-        pane = table.query_one("#rules-pane")
-        assert not pane.display
+        assert not table.query("#rules-pane")  # made the first time it opens
         await pilot.press("r")
         await pilot.pause()
+        pane = table.query_one("#rules-pane")
         assert table.rules_open and pane.display
         source = table.query_one("#rules-text", Markdown).source
         assert "# Chase the Ace" in source

@@ -167,8 +167,8 @@ class SessionScreen(StyledOnce, Screen[None]):
         with Horizontal(id="body"):
             with Vertical(id="main"):
                 yield from self.compose_table()
-            yield VerticalScroll(id="rules-pane")  # the rules themselves are set the first time it opens
-        yield Static("", id="too-small")
+            # (the rules pane, #rules-pane, is mounted here the first time it opens)
+        # (so is the notice of a window too small, #too-small, the first time the window is)
         yield KeyFooter()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -177,11 +177,14 @@ class SessionScreen(StyledOnce, Screen[None]):
         width, height = event.size
         need_w, need_h = self.MIN_SIZE
         small = width < need_w or height < need_h
-        self.set_class(small, "-too-small")
         if small:
-            self.query_one("#too-small", Static).update(
-                Content(f"Make the window at least {need_w}x{need_h} to play.\n(It is {width}x{height} now.)")
-            )
+            text = Content(f"Make the window at least {need_w}x{need_h} to play.\n(It is {width}x{height} now.)")
+            found = self.query("#too-small")
+            if found:
+                found.only_one(Static).update(text)
+            else:  # the first time: made then, not with every table
+                self.mount(Static(text, id="too-small"), before=self.query_one(KeyFooter))
+        self.set_class(small, "-too-small")
 
     @property
     def rules_markdown(self) -> str:
@@ -478,7 +481,8 @@ class SessionScreen(StyledOnce, Screen[None]):
             # (and a Markdown parser to import) that most games never show.
             from textual.widgets import Markdown
 
-            self.query_one("#rules-pane", VerticalScroll).mount(Markdown(self.rules_markdown, id="rules-text"))
+            pane = VerticalScroll(Markdown(self.rules_markdown, id="rules-text"), id="rules-pane")
+            self.query_one("#body").mount(pane)  # beside #main
         self.toggle_class("-rules-open")
 
     @property

@@ -22,7 +22,6 @@ from engine.games.chase import ChaseAction, ChaseView, Eliminated, HandVoid, Pai
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.describe import describe, who
-from tui.screens.reveal import HandReveal, RevealScreen
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.widgets.card import BigSize, CardFace
 from tui.widgets.event_log import EventLog
@@ -32,6 +31,7 @@ from tui.widgets.seats import SeatRing
 
 if TYPE_CHECKING:
     from tui.screens.results import MatchSummary
+    from tui.screens.reveal import HandReveal  # (loaded with a hand's first reveal, the end-of-hand dialog's module)
 
 PLAY_ACTIONS = ("stay", "trade", "swap", "cut")
 DECK_HELP = {
@@ -120,6 +120,8 @@ class TableScreen(SessionScreen):
         if isinstance(event, RoundStarted):
             self._reveal = None
         elif isinstance(event, Revealed):
+            from tui.screens.reveal import HandReveal
+
             self._reveal = HandReveal(hand=self.round, cards=list(event.cards))
         elif isinstance(event, Paid | Eliminated | HandVoid | MatchOver) and self._reveal is not None:
             if line is not None:
@@ -131,6 +133,8 @@ class TableScreen(SessionScreen):
 
     # -- the reveal and the results ------------------------------------------------------------------------------
     def round_dialog(self, event: RoundOver) -> ModalScreen[None]:
+        from tui.screens.reveal import HandReveal, RevealScreen
+
         reveal = self._reveal or HandReveal(hand=event.round, cards=[])
         reveal.match_over = event.last
         self.query_one("#status", Static).update(f"Hand {reveal.hand}: cards up")
