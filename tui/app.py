@@ -190,12 +190,11 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         counted in the statistics when it is over.
 
         The host's bots start once the table's first frame is drawn: their thread would otherwise start the bot
-        process (importing ``multiprocessing``, which starts a process of its own to track resources) and the
-        first bot's decision while the screen is being built, on the same two processors and under the same
-        lock on the interpreter. Their first move is seldom later for it: a bot's move is shown once its pace
-        (0.6 s by default) has passed since the table last moved, and the screen is drawn well within that; only
-        a start whose bot process and first decision take longer than the pace shows it later, by at most the
-        time the screen took to draw."""
+        process (a second interpreter, importing the engine) and the first bot's decision while the screen is
+        being built, on the same two processors and under the same lock on the interpreter. Their first move is
+        seldom later for it: a bot's move is shown once its pace (0.6 s by default) has passed since the table last
+        moved, and the screen is drawn well within that; only a start whose bot process and first decision take
+        longer than the pace shows it later, by at most the time the screen took to draw."""
         self._close_table()
         self.config = config
         self.host = host

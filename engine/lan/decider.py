@@ -19,14 +19,15 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pickle
+import subprocess
 import sys
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import IO, Any
 
 from engine.bots import DecisionCancelled, decision_rng
 from engine.game import Action
@@ -68,66 +69,84 @@ def _lower_priority(pid: int) -> None:
         pass
 
 
-def _serve(conn: Connection) -> None:
+def _send(stream: IO[bytes], message: object) -> None:
+    """One message down a pipe: its length (4 bytes) and the message pickled."""
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(len(data).to_bytes(4, "big") + data)
+    stream.flush()
+
+
+def _receive(stream: IO[bytes]) -> Any:
+    """The next message up a pipe; EOFError when the other end has gone."""
+    head = stream.read(4)
+    if len(head) < 4:
+        raise EOFError
+    size = int.from_bytes(head, "big")
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError
+    return pickle.loads(data)
+
+
+def _serve(requests: IO[bytes], answers: IO[bytes]) -> None:
     """The child's loop: one decision per request until the pipe closes. Never writes to the terminal."""
     _lower_priority(0)  # (the parent did it already, as soon as it started this process: this is the same)
     try:
         while True:
-            request = conn.recv()
+            request = _receive(requests)
             if request is None:
                 return
             try:
-                conn.send(("ok", decide_here(request)))
+                _send(answers, ("ok", decide_here(request)))
             except Exception as err:
-                conn.send(("error", repr(err)[:200]))
+                _send(answers, ("error", repr(err)[:200]))
     except (EOFError, OSError, KeyboardInterrupt):
         return
 
 
 class ProcessDecider:
-    """One child process that makes bot decisions, one at a time. Started on first use (or by :meth:`start`)."""
+    """One child process that makes bot decisions, one at a time. Started on first use (or by :meth:`start`).
+
+    The child is a fresh interpreter (``python -m engine.lan.decider``) talking over its standard input and output:
+    a request and its answer are pickled, each after its length. It is started with :mod:`subprocess`, not
+    :mod:`multiprocessing`, whose start would import some 30 ms of modules into the app and start a second process
+    (its resource tracker) for a child that shares nothing but two pipes."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._process: Any = None
-        self._conn: Connection | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._closed = False
 
     def start(self) -> None:
         with self._lock:
             if self._process is not None or self._closed:
                 return
-            import multiprocessing  # (here: the app's start-up does not wait for it)
-
-            context = multiprocessing.get_context("spawn")  # no fork of a process that has threads
-            parent, child = context.Pipe()
-            process = context.Process(target=_serve, args=(child,), name="parlour-bots", daemon=True)
-            # A full-screen app replaces sys.stdout/stderr with objects that have no file descriptor, and starting
-            # a process hands stderr's descriptor on: give it the real streams for that moment.
-            saved = sys.stdout, sys.stderr
-            sys.stdout = sys.__stdout__ or saved[0]
-            sys.stderr = sys.__stderr__ or saved[1]
-            try:
-                process.start()
-            finally:
-                sys.stdout, sys.stderr = saved
+            root = str(Path(__file__).resolve().parents[2])  # where ``engine`` is, for the child to import it
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+            process = subprocess.Popen(
+                [sys.executable, "-P", "-m", "engine.lan.decider"],  # -P: not the working directory's modules
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,  # never on the app's screen
+                env=env,
+                start_new_session=True,  # no signal of the terminal's; it ends when its pipe closes
+            )
             # At once, not when it is ready: starting an interpreter and importing the bots would otherwise take the
-            # processor from the app drawing its first screen.
-            if process.pid is not None:
-                _lower_priority(process.pid)
-            child.close()
-            self._process, self._conn = process, parent
+            # processor from the app.
+            _lower_priority(process.pid)
+            self._process = process
 
     def decide(self, request: Decision) -> Action:
         """The bot's choice; DecisionCancelled if the decider was closed meanwhile."""
         self.start()
-        conn = self._conn
-        if conn is None or self._closed:
+        process = self._process
+        if process is None or self._closed:
             raise DecisionCancelled
+        assert process.stdin is not None and process.stdout is not None
         try:
-            conn.send(request)
-            status, value = conn.recv()
-        except (EOFError, OSError) as err:
+            _send(process.stdin, request)
+            status, value = _receive(process.stdout)
+        except (EOFError, OSError, ValueError) as err:  # (ValueError: a pipe closed meanwhile)
             raise DecisionCancelled from err
         if status != "ok":
             raise RuntimeError(f"the bot process failed: {value}")
@@ -137,9 +156,22 @@ class ProcessDecider:
         """End the child now (a decision in progress is dropped)."""
         with self._lock:
             self._closed = True
-            process, conn = self._process, self._conn
-            self._process = self._conn = None
+            process = self._process
+            self._process = None
         if process is not None:
+            # Killed, not waited for: this may be the app quitting. (subprocess reaps it with its next child, or
+            # when this one is forgotten.)
             process.kill()
-        if conn is not None:
-            conn.close()
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
+
+
+def main() -> None:
+    """The child process: serve decisions on standard input and output."""
+    _serve(sys.stdin.buffer, sys.stdout.buffer)
+
+
+if __name__ == "__main__":
+    main()

@@ -300,3 +300,35 @@ class _BrokenDecider(ProcessDecider):
 def test_a_bot_process_that_cannot_start_leaves_the_bots_thinking_here(hosts: list[TableHost]) -> None:
     here = _bots_only_match(None, hosts)
     assert _bots_only_match(_BrokenDecider(), hosts) == here
+
+
+def test_the_bot_process_is_a_plain_child_on_two_pipes(tmp_path: Any) -> None:
+    """The decider starts one interpreter with subprocess (not multiprocessing, which would import its modules into
+    the app and start a resource tracker too), away from the working directory's modules, and its choice is the
+    table's own."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "engine.py").write_text("raise SystemExit('the working directory was imported')\n")
+    program = (
+        "import sys; from engine.lan.decider import ProcessDecider; from engine.table import Table\n"
+        "table = Table.create('big2', players=4, seed=3, bots=['medium'] * 4); state = table.state\n"
+        "seat = state.to_move; view, legal = state.view(seat), state.legal_actions()\n"
+        "from engine.lan.decider import Decision\n"
+        "decider = ProcessDecider()\n"
+        "chosen = decider.decide(Decision('big2', 'medium', view, tuple(legal), 3, seat, 0))\n"
+        "print(chosen == table.decide(seat, view, legal, 0), 'multiprocessing' in sys.modules)\n"
+        "decider.close()\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(root)!r}); exec({program!r})"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"]
