@@ -55,6 +55,7 @@ def keep_caches(app: App[Any]) -> None:
     ends without quitting, a closed window, still leaves them for the next start)."""
     save_soon(app)
     code_cache.save()
+    code_cache.started()
 
 
 SWITCH_INTERVAL = 0.0005

@@ -35,6 +35,8 @@ import contextlib
 import marshal
 import os
 import sys
+from collections.abc import Callable
+from functools import partial
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
@@ -42,7 +44,7 @@ from typing import Any
 
 from tui.user_cache import cache_dir
 
-__all__ = ["install", "installed", "save"]
+__all__ = ["install", "installed", "save", "started"]
 
 MOST = 4000
 """The most pieces of code the file keeps (Parlour's every screen needs some 700): past that, this run's alone."""
@@ -217,6 +219,19 @@ def install() -> None:
     collections.eval = cached_eval  # type: ignore[attr-defined]
     typing.compile = cached_compile  # type: ignore[attr-defined]
     _compiler.compile = cached_regex  # (re.compile and the like, past re's own cache, call it)
+    _UNDO.append(partial(setattr, _compiler, "compile", compile_anew))
+
+
+_UNDO: list[Callable[[], None]] = []
+"""What puts :mod:`re`'s own compiler back (:func:`started`)."""
+
+
+def started() -> None:
+    """The app has started: from now on :mod:`re` compiles as ever. The patterns worth keeping are those modules
+    compile as they load; a running app's (a search typed in the command palette, a highlight) are made from what
+    a person types, and would only grow the file."""
+    while _UNDO:
+        _UNDO.pop()()
 
 
 def installed() -> bool:

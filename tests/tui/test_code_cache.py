@@ -194,3 +194,27 @@ def test_a_kept_program_that_is_damaged_or_of_another_engine_is_compiled_anew(tm
         assert isinstance(result["fresh"], int) and result["fresh"] >= 5  # none of them served
         assert result["same"] == [True] * 5
         assert run_regexes(tmp_path)["fresh"] == 0  # and the file holds good ones again
+
+
+def test_once_the_app_has_started_re_compiles_as_ever() -> None:
+    program = (
+        "import re; from re import _compiler; from tui import code_cache\n"
+        "anew = _compiler.compile; code_cache.install(); served = _compiler.compile is not anew\n"
+        "re.compile('(?P<loading>a+)b')\n"
+        "code_cache.started(); re.compile('(?P<typed>c+)d')\n"
+        "kept = {pattern for pattern, _ in code_cache._CACHE.regexes}\n"
+        "print(served, _compiler.compile is anew, '(?P<loading>a+)b' in kept, '(?P<typed>c+)d' in kept)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        env={
+            "PARLOUR_CACHE_DIR": "/nonexistent",
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(Path(__file__).parents[2]),
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.split() == ["True", "True", "True", "False"]
