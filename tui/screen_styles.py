@@ -5,7 +5,8 @@ and again whenever the stylesheet changes. Reading all of Parlour's ``.tcss`` fi
 frame pay for the menu's, the other games' and every dialog's rules. So the app reads only ``base.tcss`` (rules for
 every screen); each screen class names the files it needs in its ``STYLE_FILES`` (file names in ``styles/``, a
 class attribute its subclasses inherit), and the app (:class:`StylesOnDemand`) reads those the first time such a
-screen is pushed or switched to, restyling only that screen.
+screen is pushed or switched to, restyling only that screen; and half a second later the files of the dialogs it
+may open (its ``SOON_STYLE_FILES``), restyling nothing.
 
 Two rules keep this safe, and ``tests/tui/test_screen_styles.py`` holds the screens to them:
 
@@ -22,6 +23,7 @@ bypassing the parsed rules kept between runs (:mod:`tui.css_cache`), and restyle
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +45,13 @@ STYLE_ORDER = (
 """Every stylesheet of the app, in the order they stand in its stylesheet once read."""
 APP_STYLES = ("base.tcss",)
 """The stylesheets every app reads at start: rules for every screen."""
+SOON = 0.5
+"""Seconds after a screen is shown when the stylesheets of the dialogs it may open (its ``SOON_STYLE_FILES``) are
+read: after its first frame, so that the first dialog opens without parsing them (a table's end-of-hand dialog
+would otherwise parse its rules as the bots' last move is drawn)."""
 
 
+@cache
 def styles_dir() -> Path:
     """The .tcss files: repo-root ``styles/`` in a source checkout, ``tui/styles/`` in an installed wheel."""
     package = Path(tui.__file__).resolve().parent
@@ -65,14 +72,20 @@ class StylesOnDemand:
 
     def _load_screen_css(self, screen: Any) -> None:
         self.read_styles(getattr(screen, "STYLE_FILES", ()), restyle=screen)
+        later = [name for name in getattr(screen, "SOON_STYLE_FILES", ()) if not self._has_read(name)]
+        if later:
+            self.set_timer(SOON, partial(self.read_styles, later))  # type: ignore[attr-defined]
         super()._load_screen_css(screen)  # type: ignore[misc]
+
+    def _has_read(self, name: str) -> bool:
+        return bool(self.stylesheet.has_source(str(styles_dir() / name)))  # type: ignore[attr-defined]
 
     def read_styles(self, names: Iterable[str], restyle: Any = None) -> bool:
         """Read the stylesheets ``names`` not read yet, keeping :data:`STYLE_ORDER`; then restyle ``restyle`` (a
         node) and everything under it. True if any was read."""
         stylesheet = self.stylesheet  # type: ignore[attr-defined]
         folder = styles_dir()
-        fresh = [name for name in names if not stylesheet.has_source(str(folder / name))]
+        fresh = [name for name in names if not self._has_read(name)]
         if not fresh:
             return False
         unknown = [name for name in fresh if name not in STYLE_ORDER]

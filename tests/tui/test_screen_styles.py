@@ -71,7 +71,8 @@ async def test_a_table_reads_only_its_own_stylesheets_and_looks_as_with_all(
     async with app.run_test(size=size) as pilot:
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
         await pilot.pause()
-        assert read_files(app) == [*APP_STYLES, *files]  # not the menu's, the other games', the dialogs'
+        # Not the menu's, nor the other games'; the dialogs' come half a second after the table is shown.
+        assert [name for name in read_files(app) if name != "dialogs.tcss"] == [*APP_STYLES, *files]
         screen = pilot.app.screen
         await pilot.press("r")  # the rules pane: its rules are the table's too
         await pilot.pause()
@@ -102,12 +103,13 @@ async def test_the_menu_and_its_dialogs_look_as_with_every_stylesheet(
     async with app.run_test(size=(100, 34)) as pilot:
         assert await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "MenuScreen")
         await pilot.pause()
-        assert read_files(app) == [*APP_STYLES, "menu.tcss"]
+        assert set(read_files(app)) - {"dialogs.tcss"} == {*APP_STYLES, "menu.tcss"}
         menu = pilot.app.screen
         dialog = await make(app)
         await app.push_screen(dialog)
         await pilot.pause()
-        assert set(read_files(app)) == {*APP_STYLES, "menu.tcss", *dialog.STYLE_FILES}  # type: ignore[attr-defined]
+        own = {*APP_STYLES, "menu.tcss", *dialog.STYLE_FILES}  # type: ignore[attr-defined]
+        assert own <= set(read_files(app)) <= own | {"dialogs.tcss"}
         assert read_files(app) == [name for name in STYLE_ORDER if name in read_files(app)]  # in the one order
         assert_styled_as_by_every_file(app, dialog)
         assert_styled_as_by_every_file(app, menu)
@@ -144,3 +146,20 @@ def test_a_file_not_of_the_app_is_refused() -> None:
     with pytest.raises(ValueError, match=r"not a stylesheet of the app: nosuch\.tcss"):
         app.read_styles(["nosuch.tcss"])
     assert not app.read_styles([])
+
+
+async def test_a_table_reads_its_dialogs_stylesheet_soon_after_it_is_shown_restyling_nothing() -> None:
+    app = ParlourApp(start=PlayConfig(game="big2", players=4, seed=3, difficulty="easy"), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        restyled: list[Any] = []
+        update = app.stylesheet.update
+
+        def noting(root: Any, animate: bool = False) -> None:
+            restyled.append(root)
+            update(root, animate=animate)
+
+        app.stylesheet.update = noting  # type: ignore[method-assign]
+        assert await wait_for(pilot, lambda: "dialogs.tcss" in read_files(app))  # (SOON: half a second)
+        assert read_files(app) == [*APP_STYLES, "table.tcss", "big2.tcss", "dialogs.tcss"] and not restyled
+        assert_styled_as_by_every_file(app, pilot.app.screen)

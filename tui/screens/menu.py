@@ -169,6 +169,7 @@ def _exclude(entry: GameEntry, a: str, b: str) -> bool:
 
 class MenuScreen(StyledOnce, Screen[None]):
     STYLE_FILES: ClassVar[tuple[str, ...]] = ("menu.tcss",)  # (tui.screen_styles)
+    SOON_STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (the rules, the statistics, the quit question)
 
     AUTO_FOCUS = "#start"
     BINDINGS: ClassVar[list[BindingType]] = [
