@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import gc
 import itertools
 import os
 import random
@@ -515,7 +516,15 @@ def frame_gaps(seconds: float = 3.0, level: str = "hard") -> float:
 
     with _quiet_home(), _env(PARLOUR_BOT_PROCESS="1"):
         app = ParlourApp(start=PlayConfig(game="big2", players=4, seed=7, difficulty=level), pace=0.0)
-        app.run(headless=True, size=SIZE, auto_pilot=play)
+        # As the app runs on a terminal (tui.cli.run_app, tui.driver.freeze_heap): what is alive when it starts is
+        # out of the collector's sight. Here that is also everything the benchmark made before (a full collection
+        # of it took 30-60 ms, inside the frames measured).
+        gc.collect()
+        gc.freeze()
+        try:
+            app.run(headless=True, size=SIZE, auto_pilot=play)
+        finally:
+            gc.unfreeze()
     if len(ticks) < 2:
         raise BenchError("the frame probe ended before its timer ticked")
     gaps = [later - earlier for earlier, later in itertools.pairwise(ticks)]
