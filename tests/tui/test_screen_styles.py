@@ -11,6 +11,7 @@ from textual.app import App
 from textual.screen import Screen
 from tui_helpers import my_turn, wait_for
 
+from tui import screen_styles
 from tui.app import ParlourApp, PlayConfig
 from tui.screen_styles import APP_STYLES, STYLE_ORDER, styles_dir
 from tui.screens.confirm import ConfirmScreen
@@ -115,7 +116,10 @@ async def test_the_menu_and_its_dialogs_look_as_with_every_stylesheet(
         assert_styled_as_by_every_file(app, menu)
 
 
-async def test_a_dialog_over_a_table_reads_its_stylesheet_and_restyles_only_itself() -> None:
+async def test_a_dialog_over_a_table_reads_its_stylesheet_and_restyles_only_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(screen_styles, "SOON", 600.0)  # the dialogs' file not read ahead: the dialog reads it
     app = ParlourApp(start=PlayConfig(game="chase", players=3, seed=5, difficulty="easy"), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         assert await wait_for(pilot, lambda: my_turn(pilot))
