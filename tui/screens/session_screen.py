@@ -86,9 +86,8 @@ class SessionScreen(StyledOnce, Screen[None]):
     """
 
     STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss",)  # (tui.screen_styles)
-    SOON_STYLE_FILES: ClassVar[tuple[str, ...]] = (
-        "dialogs.tcss",
-    )  # (its round and results dialogs, the quit question)
+    # Read half a second after the table is shown: its round and results dialogs' and the quit question's.
+    SOON_STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)
 
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (120, "-wide")]
     """Where the rules pane goes: beside the table from 120 columns (the table keeps 80), over it below. The table
