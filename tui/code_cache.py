@@ -111,8 +111,7 @@ class _Cache:
         found = self.regexes.get(key)
         if found is not None:
             with contextlib.suppress(Exception):  # (damaged: compiled anew below)
-                final, code, groups, names, index = found
-                return _sre.compile(pattern, final, list(code), groups, dict(names), index)
+                return _sre.compile(pattern, *_arguments(found))
         compiled = compile_anew(pattern, flags)
         with contextlib.suppress(Exception):  # a pattern re's parser takes otherwise than this is just not kept
             program = _program(pattern, flags)

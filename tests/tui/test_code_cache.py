@@ -53,8 +53,13 @@ code_cache.save()
 
 
 def run(cache: Path, mode: str = "install") -> dict[str, object]:
+    return run_program(PROGRAM, cache, mode)
+
+
+def run_program(program: str, cache: Path, *args: str) -> dict[str, object]:
+    """``program`` in a fresh interpreter with its cache in ``cache``: the JSON it prints."""
     done = subprocess.run(
-        [sys.executable, "-c", PROGRAM, mode],
+        [sys.executable, "-c", program, *args],
         env={"PARLOUR_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).parents[2])},
         capture_output=True,
         text=True,
@@ -152,16 +157,7 @@ code_cache.save()
 
 
 def run_regexes(cache: Path) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-c", REGEXES],
-        env={"PARLOUR_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).parents[2])},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    result: dict[str, object] = json.loads(done.stdout)
-    return result
+    return run_program(REGEXES, cache)
 
 
 def test_regular_expressions_are_compiled_once_and_the_same(tmp_path: Path) -> None:

@@ -55,6 +55,19 @@ def assert_styled_as_by_every_file(app: ParlourApp, screen: Screen[Any]) -> None
     assert not differ, differ
 
 
+def restyles_of(app: ParlourApp) -> list[Any]:
+    """The nodes ``app``'s stylesheet restyles (with everything under them) from now on, as it restyles them."""
+    restyled: list[Any] = []
+    update = app.stylesheet.update
+
+    def noting(root: Any, animate: bool = False) -> None:
+        restyled.append(root)
+        update(root, animate=animate)
+
+    app.stylesheet.update = noting  # type: ignore[method-assign]
+    return restyled
+
+
 TABLES = [
     ("chase", 4, ["table.tcss"]),
     ("big2", 4, ["table.tcss", "big2.tcss"]),
@@ -124,14 +137,7 @@ async def test_a_dialog_over_a_table_reads_its_stylesheet_and_restyles_only_itse
     async with app.run_test(size=(80, 24)) as pilot:
         assert await wait_for(pilot, lambda: my_turn(pilot))
         table = pilot.app.screen
-        restyled: list[Any] = []
-        update = app.stylesheet.update
-
-        def noting(root: Any, animate: bool = False) -> None:
-            restyled.append(root)
-            update(root, animate=animate)
-
-        app.stylesheet.update = noting  # type: ignore[method-assign]
+        restyled = restyles_of(app)
         await pilot.press("ctrl+q")  # the question: may I quit?
         await pilot.pause()
         dialog = pilot.app.screen
@@ -156,14 +162,7 @@ async def test_a_table_reads_its_dialogs_stylesheet_soon_after_it_is_shown_resty
     app = ParlourApp(start=PlayConfig(game="big2", players=4, seed=3, difficulty="easy"), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
-        restyled: list[Any] = []
-        update = app.stylesheet.update
-
-        def noting(root: Any, animate: bool = False) -> None:
-            restyled.append(root)
-            update(root, animate=animate)
-
-        app.stylesheet.update = noting  # type: ignore[method-assign]
+        restyled = restyles_of(app)
         assert await wait_for(pilot, lambda: "dialogs.tcss" in read_files(app))  # (SOON: half a second)
         assert read_files(app) == [*APP_STYLES, "table.tcss", "big2.tcss", "dialogs.tcss"] and not restyled
         assert_styled_as_by_every_file(app, pilot.app.screen)
