@@ -212,8 +212,10 @@ class SessionScreen(StyledOnce, Screen[None]):
         self.call_after_refresh(self._redraw_laid_out)
 
     def _redraw_laid_out(self) -> None:
+        # Through the queue, not a bare redraw: the bots start at this same moment (ParlourApp._open_table), and a
+        # fresh snapshot could show their moves before the events that tell them reach the log.
         if self.idle() and self.snapshot is not None and self.is_attached:
-            self.redraw()
+            self._drain()
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -241,39 +243,46 @@ class SessionScreen(StyledOnce, Screen[None]):
     def _drain(self) -> None:
         # Attached, not "mounted": on_mount drains the events the session has already sent (is_mounted turns true
         # only after it), so the screen's first frame shows the table as it is, not an empty one.
-        if self._stepping or self._round_over is not None or self._results_shown or not self.is_attached:
-            return
-        while (event := self._next_event()) is not None:
-            if isinstance(event, RoundStarted):
-                self.round = event.round
-            elif isinstance(event, MatchOver):
-                self._match_over = event
-            self.handle(event)
-            catching_up = self._catching_up > 0
-            self._catching_up = max(0, self._catching_up - 1)
-            if isinstance(event, RoundOver) and self._stale_rounds and catching_up:
-                self._stale_rounds -= 1  # a round of the history whose end was seen before: the next one is on
-            elif isinstance(event, RoundOver):
-                self._round_over = event
-                # Draw the table as the round left it before the dialog opens: no seat still "thinking", no move
-                # offered. (The snapshot is the last one drawn: the engine has already dealt the next round, so a
-                # fresh one would show it; the game's round_dialog puts the round's last cards on the table.)
-                if self.snapshot is not None:
-                    self.render_snapshot(self.snapshot)
-                self.refresh_bindings()
-                self.app.push_screen(self.round_dialog(event), callback=self._round_dialog_closed)
+        while True:
+            if self._stepping or self._round_over is not None or self._results_shown or not self.is_attached:
                 return
-            pause = 0.0 if catching_up else self.step_pause(event)
-            if pause > 0:
-                self._stepping = True
-                self.refresh_bindings()
-                self.set_timer(pause, self._step_done)
+            while (event := self._next_event()) is not None:
+                if isinstance(event, RoundStarted):
+                    self.round = event.round
+                elif isinstance(event, MatchOver):
+                    self._match_over = event
+                self.handle(event)
+                catching_up = self._catching_up > 0
+                self._catching_up = max(0, self._catching_up - 1)
+                if isinstance(event, RoundOver) and self._stale_rounds and catching_up:
+                    self._stale_rounds -= 1  # a round of the history whose end was seen before: the next one is on
+                elif isinstance(event, RoundOver):
+                    self._round_over = event
+                    # Draw the table as the round left it before the dialog opens: no seat still "thinking", no move
+                    # offered. (The snapshot is the last one drawn: the engine has already dealt the next round, so a
+                    # fresh one would show it; the game's round_dialog puts the round's last cards on the table.)
+                    if self.snapshot is not None:
+                        self.render_snapshot(self.snapshot)
+                    self.refresh_bindings()
+                    self.app.push_screen(self.round_dialog(event), callback=self._round_dialog_closed)
+                    return
+                pause = 0.0 if catching_up else self.step_pause(event)
+                if pause > 0:
+                    self._stepping = True
+                    self.refresh_bindings()
+                    self.set_timer(pause, self._step_done)
+                    return
+            if self._match_over is not None:
+                self.redraw()
+                self._show_results()
                 return
-        if self._match_over is not None:
             self.redraw()
-            self._show_results()
-            return
-        self.redraw()
+            # A fresh snapshot may hold a move made while the events were worked off (a bot's, on the host's thread):
+            # its events are queued by then (the session sends them under the same lock as the snapshot), so they
+            # are drawn now, and the table never shows a move its log does not tell yet.
+            with self._inbox_lock:
+                if not self._inbox:
+                    return
 
     def _step_done(self) -> None:
         self._stepping = False
