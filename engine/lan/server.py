@@ -126,7 +126,9 @@ class LobbyTable:
     rounds: int = 0
     """How many end-of-round waits have begun: an end-of-round timer is for the wait it was set in, no later one."""
     stop_watching: Callable[[], None] | None = None
-    """Ends the clock's subscription to the host's events."""
+    """Ends the server's subscription to the host's events (the clock, the end of the match)."""
+    match: str = field(default_factory=lambda: secrets.token_hex(8))
+    """This match's identity (sent in ``started``): a client's record of what it saw names the host's record."""
 
     @property
     def state(self) -> str:
@@ -797,8 +799,7 @@ class LanServer:
         )
         log.info("table %s started", table.code)
         self._keep_table(table)
-        if table.clock is not None:
-            self._watch_clock(table)
+        self._watch(table)
         self._broadcast_table(table)
         for person in table.people():
             if person.conn is not None:
@@ -886,7 +887,7 @@ class LanServer:
         player.prompted = -1
         # Never the seed: with it, a client could deal every card still to come.
         info = dataclasses.replace(session.info, seed=None)
-        player.send({"type": "started", "table": table.code, "info": codec.encode(info)})
+        player.send({"type": "started", "table": table.code, "info": codec.encode(info), "match": table.match})
         loop = self._loop
         host = table.host
 
@@ -962,21 +963,27 @@ class LanServer:
             player.send(message)
 
     # -- the turn clock ---------------------------------------------------------------------------------------------
-    def _watch_clock(self, table: LobbyTable) -> None:
-        """Follow the host's events for the clock, whoever is connected (the seat to move may be away): each one
-        may make another seat the one to move, a ``RoundOver`` starts the end-of-round wait."""
+    def _watch(self, table: LobbyTable) -> None:
+        """Follow the host's events on the event loop, whoever is connected (the seat to move may be away): each one
+        may make another seat the one to move (the clock), a ``RoundOver`` starts the end-of-round wait, the
+        ``MatchOver`` ends the match (:meth:`_match_over`)."""
         assert table.host is not None and self._loop is not None
         loop = self._loop
 
         def seen(event: Event) -> None:  # on the bot thread (or this one), under the host's lock
             round_over = isinstance(event, RoundOver) and not event.last
-            with contextlib.suppress(RuntimeError):  # the loop has closed: no clock any more
-                loop.call_soon_threadsafe(self._clock_news, table, round_over)
+            match_over = isinstance(event, MatchOver)
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is listening any more
+                loop.call_soon_threadsafe(self._table_news, table, round_over, match_over)
 
         table.stop_watching = table.host.subscribe(None, seen, replay=False)
 
-    def _clock_news(self, table: LobbyTable, round_over: bool) -> None:
-        if self._closing or self.tables.get(table.code) is not table or table.clock is None:
+    def _table_news(self, table: LobbyTable, round_over: bool, match_over: bool) -> None:
+        if self._closing or self.tables.get(table.code) is not table:
+            return
+        if match_over:
+            self._match_over(table)
+        if table.clock is None:
             return
         if round_over:
             table.rounds += 1
@@ -1034,6 +1041,9 @@ class LanServer:
             return
         for seat in host.waiting_for:
             host.ready(seat)
+
+    def _match_over(self, table: LobbyTable) -> None:
+        """On the event loop, once per match: the ``MatchOver`` of ``table`` has been applied."""
 
     def _broadcast_table(self, table: LobbyTable) -> None:
         summary = table.summary()
@@ -1182,8 +1192,7 @@ class LanServer:
         self.tables[code] = lobby
         log.info("table %s is offered again (%s, %d moves in)", code, entry.key, len(table.actions))
         self._keep_table(lobby)
-        if lobby.clock is not None:
-            self._watch_clock(lobby)
+        self._watch(lobby)
         host.start()
         self._set_clock(lobby)
         loop = asyncio.get_running_loop()

@@ -292,7 +292,7 @@ async def test_no_timer_fires_after_the_host_closes() -> None:
         turn = table.turn_timer
         assert turn is not None and not turn.cancelled()
         # A round's wait too: a timer for it, as if a round had just ended.
-        server._clock_news(table, True)
+        server._table_news(table, True, False)
         round_timer = table.round_timer
         assert round_timer is not None
         await server.close()
@@ -300,7 +300,7 @@ async def test_no_timer_fires_after_the_host_closes() -> None:
     assert table.turn_timer is None and table.round_timer is None
     await asyncio.sleep(CLOCK + 0.2)
     assert calls == [] and host.closed
-    server._clock_news(table, True)  # news that was on its way when the host closed starts nothing
+    server._table_news(table, True, False)  # news that was on its way when the host closed starts nothing
     assert table.turn_timer is None and table.round_timer is None
     await ann.close()
 
