@@ -28,6 +28,8 @@ from engine.table import check_seed
 if TYPE_CHECKING:
     from textual.app import App
 
+    from engine.lan.net_session import NetworkSession
+
 _KEYS = [entry.key for entry in ENTRIES]
 GAMES_HELP = f"{' or '.join(filter(None, [', '.join(_KEYS[:-1]), _KEYS[-1]]))} (listed below, with their aliases)"
 """The longest player name, in characters."""
@@ -692,11 +694,9 @@ def _join(args: argparse.Namespace) -> int:
 def _lobby(host: str, port: int, name: str, password: str | None, table: str | None, banner: str = "") -> int:
     """Connect to the host at ``host``:``port`` as ``name`` and run the lobby app; 2 with one sentence when the host
     cannot be joined."""
-    from engine.lan.net_session import NetworkSession
-
     where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     try:
-        conn = NetworkSession.connect(host, port, name, password=password, timeout=5.0)
+        conn = _connect(host, port, name, password)
     except ParlourError as err:
         said = str(err)
         print(
@@ -723,7 +723,46 @@ def _lobby(host: str, port: int, name: str, password: str | None, table: str | N
         print(f"parlour: the connection to {where} failed: {err}", file=sys.stderr)
         return 1
     finally:
+        said_bye = conn.connected
         conn.close()
+        if said_bye:
+            from engine.lan.tokens import forget_token
+
+            forget_token(host, port)  # (the host has forgotten this player: the token opens nothing any more)
+
+
+def _connect(host: str, port: int, name: str, password: str | None) -> NetworkSession:
+    """A session at the host, back in this player's seat when a token kept from an earlier connection (a crash, a
+    lost network) still holds; a name that is of a player away from a seat there asks the table to let it back in.
+    Each welcome's token is kept on disk (:mod:`engine.lan.tokens`)."""
+    from engine.lan.net_session import HostRefusal, NetworkSession
+    from engine.lan.tokens import forget_token, keep_token, kept_token
+    from engine.records.paths import one_line
+
+    conn: NetworkSession | None = None
+    token = kept_token(host, port, name)
+    if token is not None:
+        try:
+            conn = NetworkSession.connect(host, port, name, password=password, timeout=5.0, token=token)
+        except HostRefusal as err:
+            if err.reason != "bad_token":
+                raise
+            forget_token(host, port)  # the host no longer knows it (its time ran out, or another host now)
+    if conn is None:
+
+        def waiting(data: dict[str, Any]) -> None:
+            print(f"parlour: {one_line(str(data.get('message', 'waiting for the table')))}...", file=sys.stderr)
+
+        conn = NetworkSession.connect(host, port, name, password=password, timeout=5.0, ask=waiting)
+
+    def kept(welcome: dict[str, Any]) -> str | None:
+        return keep_token(host, port, str(welcome.get("name", name)), str(welcome.get("token")))
+
+    problem = kept(conn.welcome)
+    if problem is not None:  # (said once, before the screen is taken: the game goes on without it)
+        print(f"parlour: {problem}", file=sys.stderr)
+    conn.on_welcome = kept
+    return conn
 
 
 # -- replays and statistics (engine.records) -------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from tui.app_settings import KeepsSettings, is_settings_screen
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain
 from tui.screen_styles import StylesOnDemand, app_css_path
-from tui.screens.confirm import Navigation, navigation_commands
+from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands
 from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
 from tui.screens.session_screen import SessionScreen
 
@@ -82,6 +82,8 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
             self.notify("The connection to the host dropped: coming back…", severity="warning", markup=False)
         elif kind == "resumed":
             self.notify("Back at the host.", markup=False)
+        elif kind == "asking":
+            self._asked(data)
         elif kind == "clock":
             seconds = float(data.get("seconds", 0))
             self.notify(
@@ -91,6 +93,29 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
             )
         if self.lobby.is_attached:
             self.lobby.heard(data)
+
+    def _asked(self, data: dict[str, Any]) -> None:
+        """Someone gave a name of a player away from a seat in play, without its token: is it them? One key."""
+        request, name, seat = data.get("request"), str(data.get("name", "?")), data.get("seat")
+        if not isinstance(request, str):
+            return
+        where = f"seat {seat + 1} at table {data.get('table')}" if isinstance(seat, int) else "their seat"
+        question = f"{name} asks to be let back into {where}."
+        detail = (
+            f"From {data.get('address', 'an unknown address')}, without the seat's token (their client lost it). "
+            "Let them in only if it really is them: they will see that seat's cards."
+        )
+
+        def answered(yes: bool | None) -> None:
+            def send() -> None:
+                try:
+                    self.conn.let_in(request, bool(yes))
+                except ParlourError as err:
+                    self.call_from_thread(self.notify, f"Not answered: {err}", severity="error", markup=False)
+
+            self.run_worker(send, thread=True, group="let-in", exit_on_error=False)
+
+        self.push_screen(ConfirmScreen(question, detail, yes="Let in", no="Refuse"), callback=answered)
 
     def _seat_news(self, summary: dict[str, Any]) -> None:
         """During a game, say when a player drops, is replaced by a bot, or comes back (the lobby shows it too)."""

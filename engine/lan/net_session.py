@@ -37,6 +37,15 @@ TIMEOUT = 10.0
 """How long a request waits for the host's answer (seconds)."""
 
 
+class HostRefusal(ParlourError):
+    """The host refused a request with a code of the protocol's own (``reason``: ``name_taken``, ``bad_token``...);
+    the engine's codes are raised as the engine's errors."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 @dataclass
 class _Call:
     """One request in flight: it ends at a message of type ``until`` (or at any error, unless ``until`` is pong)."""
@@ -89,7 +98,7 @@ class NetworkSession:
         that did not know what the session had, sends them all again)."""
         self._resuming = False
         """A ``hello`` with the token went out: the ``started`` that follows says where the events resume."""
-        self.on_welcome: Callable[[dict[str, Any]], None] | None = None
+        self.on_welcome: Callable[[dict[str, Any]], object] | None = None
         """Called (on the connection's thread) with each ``welcome``: the first and every resume's (whose token may
         be new), so the caller can keep the token."""
         self._said_bye = False
@@ -476,7 +485,9 @@ class NetworkSession:
                     self._call = None
             if call.errors:
                 first = call.errors[0]
-                raise error_for(str(first.get("code")), str(first.get("message", "refused"))[:300])
+                code, message = str(first.get("code")), str(first.get("message", "refused"))[:300]
+                error = error_for(code, message)
+                raise error if error.code == code else HostRefusal(message, code)
             if call.reply is None:
                 with self._state:
                     lost = self._lost or "closed"

@@ -1,0 +1,96 @@
+"""The table's creator is asked, in one key, whether to let back into a seat someone who gives the name of a player
+away from it without its token (issue 25): ``y`` lets them in, ``n`` (or Esc) refuses. A Pilot-driven LanApp at a
+real host on 127.0.0.1; the player asking is a plain socket."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tui_helpers import wait_for
+
+from engine.lan.net_session import NetworkSession
+from tui.lan_app import LanApp
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.session_screen import SessionScreen
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lan"))
+from lan_helpers import WAIT, ServerThread
+
+
+@pytest.fixture
+def server() -> Iterator[ServerThread]:
+    running = ServerThread()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+class Raw:
+    """A client on a plain socket: lines out, lines in (bounded)."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+        self.file = self.sock.makefile("rb")
+
+    def send(self, data: dict[str, Any]) -> None:
+        self.sock.sendall(json.dumps(data).encode() + b"\n")
+
+    def read_until(self, kind: str) -> list[dict[str, Any]]:
+        seen: list[dict[str, Any]] = []
+        while True:
+            line = self.file.readline()
+            if not line:
+                return seen
+            seen.append(json.loads(line))
+            if seen[-1]["type"] in (kind, "error"):
+                return seen
+
+    def close(self) -> None:
+        self.file.close()
+        self.sock.close()
+
+
+@pytest.mark.parametrize(("key", "let_in"), [("y", True), ("n", False)])
+async def test_the_creator_is_asked_in_one_key(server: ServerThread, key: str, let_in: bool) -> None:
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    bob = Raw(server.port)
+    bob.send({"type": "hello", "protocol": 1, "max_protocol": 2, "name": "Bob"})
+    bob.read_until("welcome")
+    code = ann.create("big2", 4, bots=[None, None, "easy", "easy"])
+    bob.send({"type": "sit", "table": code, "seat": 1})
+    bob.send({"type": "ready"})
+    app = LanApp(ann)
+    asker: Raw | None = None
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            assert await wait_for(pilot, lambda: ann.table is not None and ann.table["seats"][1]["status"] == "ready")
+            ann.start()
+            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            bob.close()  # Bob's client dies, without a goodbye
+            assert await wait_for(
+                pilot, lambda: ann.table is not None and ann.table["seats"][1]["status"] == "away", tries=1000
+            )
+            asker = Raw(server.port)
+            asker.send({"type": "hello", "protocol": 1, "max_protocol": 2, "name": "bob", "ask": True})
+            assert asker.read_until("waiting")[-1]["asked"] == "Ann"
+            assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), tries=1000)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen) and "bob asks to be let back into seat 2" in dialog.question
+            await pilot.press(key)
+            answer = asker.read_until("welcome")[-1]
+            if let_in:
+                assert answer["type"] == "welcome" and answer["resumed"] is True and answer["table"] == code
+            else:
+                assert answer["type"] == "error" and answer["code"] == "refused"
+            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+    finally:
+        if asker is not None:
+            asker.close()
+        ann.close()
