@@ -10,16 +10,20 @@ from pathlib import Path
 import pytest
 from records_helpers import bot_match, play_out
 from test_record_seen import host_replay, lines_of, seen_of, write_lines
+from textual.widgets import DataTable, Sparkline, Static
 
 from engine.match import MatchOver
 from engine.records import finish_match, paths
 from engine.records.finish import finish_seen
 from engine.records.seen import SeenCursor, keep_seen
+from engine.records.stats import history, record_game, summary
 from engine.table import Table
+from tui.app import ParlourApp
 from tui.cli import main
 from tui.faces import card_text
 from tui.replay_app import ReplayApp
 from tui.screens.replay import SeenReplayScreen
+from tui.screens.stats import StatsScreen, running_rates
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -129,3 +133,26 @@ def test_parlour_replay_opens_the_viewer_only_with_a_terminal(capsys: pytest.Cap
 def test_a_path_that_is_no_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, err = run(capsys, "replay", str(tmp_path / "nothing.jsonl"), "--check")
     assert (code, out) == (2, "") and err.startswith("parlour: there is no replay")
+
+
+async def test_the_statistics_screen_shows_a_lan_row_apart_with_its_own_charts() -> None:
+    local = play_out(bot_match("big2", 3, [None, "easy", "easy"], deals=1, seed=4))
+    assert record_game(local, 0) is None
+    for seed in (5, 6):
+        lan = play_out(bot_match("big2", 3, ["easy"] * 3, deals=1, seed=seed))
+        assert record_game(seen_of(lan, 0, match=f"m{seed}")) is None
+    app = ParlourApp(pace=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.show_stats()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        table = screen.query_one(DataTable)
+        rows = [[str(cell) for cell in table.get_row_at(n)] for n in range(table.row_count)]
+        assert [(row[2], row[3]) for row in rows] == [("easy", "1"), ("LAN: bots: easy x2", "2")]
+        await pilot.press("down")
+        await pilot.pause()
+        lan_group = summary()["groups"][1]
+        games = history("big2", lan_group["preset"], lan_group["level"], kind="lan")
+        assert len(games) == 2 and screen.query_one(Sparkline).data == running_rates(games)
+        assert "LAN: bots: easy x2 (2 games)" in str(screen.query_one("#stats-rate-label", Static).render())
