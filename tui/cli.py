@@ -798,6 +798,8 @@ def _replays(args: argparse.Namespace) -> int:
     for info in kept:
         when = info.finished_at.astimezone().strftime("%Y-%m-%d %H:%M") if info.finished_at else "?"
         result = info.result if info.problem is None else f"cannot be read: {info.problem}"
+        if info.seen is not None and info.problem is None:
+            result = f"{result}; {info.seen}"
         rows.append([when, info.game or "?", ", ".join(info.players), result, info.path.name])
     for line in _columns(rows):
         print(line)
@@ -816,16 +818,19 @@ def _replay_file(text: str) -> Path:
 
 def _replay(args: argparse.Namespace) -> int:
     """``parlour replay FILE``: the game played back in the app; with ``--check``: 0 identical, 1 with the first
-    difference. 2 for a file that is no replay (or no terminal for the app)."""
-    from engine.records.replays import ReplayCursor, ReplayError, verify_replay
+    difference. 2 for a file that is no replay (or no terminal for the app). A LAN seat's record (what it saw) is
+    stepped through event by event, and checked on its own and against the host's replay when it is here."""
+    from engine.records.replays import ReplayCursor, ReplayError, is_seen_file, verify_replay
+    from engine.records.seen import SeenCursor, check_seen
 
     path = _replay_file(args.file)
     if not path.is_file():
         print(f"parlour: there is no replay {args.file}", file=sys.stderr)
         return 2
+    seen = is_seen_file(path)
     if not args.check:
         try:
-            cursor = ReplayCursor.open(path)
+            cursor: ReplayCursor | SeenCursor = SeenCursor.open(path) if seen else ReplayCursor.open(path)
         except ReplayError as err:
             print(f"parlour: {err}", file=sys.stderr)
             return 2
@@ -836,6 +841,14 @@ def _replay(args: argparse.Namespace) -> int:
         from tui.replay_app import ReplayApp
 
         return run_app(ReplayApp(cursor))
+    if seen:
+        try:
+            found = check_seen(path)
+        except ReplayError as err:
+            print(f"parlour: {err}", file=sys.stderr)
+            return 2
+        print(found.sentence())
+        return 0 if found.difference is None else 1
     try:
         check = verify_replay(path)
     except ReplayError as err:
@@ -874,7 +887,7 @@ def _stats(args: argparse.Namespace) -> int:
         rows.append(
             [
                 group["preset_name"],
-                group["level"],
+                group["opponents"],
                 str(group["games"]),
                 str(group["wins"]),
                 f"{100 * group['win_rate']:.1f}%",

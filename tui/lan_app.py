@@ -23,6 +23,7 @@ from engine.registry import get_entry
 from tui.app import SWITCH_INTERVAL
 from tui.app_settings import KeepsSettings, is_settings_screen
 from tui.games import screen_class
+from tui.lan_records import keep_lan_records
 from tui.messages import MainMenu, PlayAgain
 from tui.screen_styles import StylesOnDemand, app_css_path
 from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands
@@ -47,6 +48,7 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         self.conn = conn
         self.lobby = LobbyScreen(conn, banner=banner, table=table)
         self._stop_watching = conn.watch(self._from_host)
+        self._records = keep_lan_records(self, conn)  # every match seen at this seat kept (tui/lan_records.py)
         self._statuses: dict[int, tuple[str | None, str]] = {}
         """Each seat's (name, status) at the last table summary: what changed is told during a game."""
         self.farewell: str | None = None
@@ -59,6 +61,7 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
 
     def on_unmount(self) -> None:
         self._stop_watching()
+        self._records.close()
 
     # -- the host's lobby messages ---------------------------------------------------------------------------------
     def _from_host(self, data: dict[str, Any]) -> None:

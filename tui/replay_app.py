@@ -1,4 +1,5 @@
-"""The app of ``parlour replay FILE``: one kept game, played back (:class:`tui.screens.replay.ReplayScreen`)."""
+"""The app of ``parlour replay FILE``: one kept game, played back (:class:`tui.screens.replay.ReplayScreen`), or
+what one seat saw of a LAN game, stepped through (:class:`tui.screens.replay.SeenReplayScreen`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from textual.app import App, CSSPathType
 from textual.binding import Binding, BindingType
 
 from engine.records.replays import ReplayCursor
+from engine.records.seen import SeenCursor
 from tui.app_settings import KeepsSettings
 from tui.screen_styles import StylesOnDemand, app_css_path
-from tui.screens.replay import ReplayScreen
+from tui.screens.replay import ReplayScreen, SeenReplayScreen
 
 
 class ReplayApp(StylesOnDemand, KeepsSettings, App[None]):
@@ -18,11 +20,12 @@ class ReplayApp(StylesOnDemand, KeepsSettings, App[None]):
     CSS_PATH: ClassVar[CSSPathType | None] = app_css_path()  # and each screen's own, when shown
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
-    def __init__(self, cursor: ReplayCursor) -> None:
+    def __init__(self, cursor: ReplayCursor | SeenCursor) -> None:
         super().__init__()
         self.load_settings()
         self.cursor = cursor
 
     def on_mount(self) -> None:
         self.apply_loaded_settings()
-        self.push_screen(ReplayScreen(self.cursor))
+        cursor = self.cursor
+        self.push_screen(SeenReplayScreen(cursor) if isinstance(cursor, SeenCursor) else ReplayScreen(cursor))

@@ -1323,6 +1323,10 @@ class LanServer:
 
     def _match_over(self, table: LobbyTable) -> None:
         """On the event loop, once per match: the ``MatchOver`` of ``table`` has been applied."""
+        from engine.records.seen import keep_host_replay_soon
+
+        if table.host is not None and self.keep is not None:  # the full replay, written off the loop (not --no-keep)
+            keep_host_replay_soon(table.host.table, code=table.code, match=table.match, host=self.name)
 
     def _broadcast_table(self, table: LobbyTable) -> None:
         summary = table.summary()

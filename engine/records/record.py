@@ -22,9 +22,9 @@ True
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import __version__, codec
 from engine.cards import Card
@@ -33,8 +33,14 @@ from engine.game import Action, MatchResult, Scenario
 from engine.registry import check_level, get_entry, make_bot
 from engine.table import SeatInfo, Table, check_seed
 
+if TYPE_CHECKING:
+    from engine.session import TableInfo
+
 FORMAT = 1
 """The record format this version writes and reads. A record of another format is refused, never guessed at."""
+SEEN_FORMAT = "seen-1"
+"""The format of a LAN seat's record of what it saw (:mod:`engine.records.seen`): not a number, so a reader of full
+records only (an older Parlour) refuses it as another format, cleanly, and never tries to play it."""
 
 
 class RecordError(ParlourError):
@@ -149,6 +155,142 @@ class Header:
                 levels=tuple(checked),
                 seed=seed,
                 scenario=read_scenario(data.get("scenario")),
+                started_at=started,
+                parlour=str(data.get("parlour", "?")),
+            )
+        except RecordError:
+            raise
+        except ParlourError as err:
+            raise RecordError(f"its header does not fit: {err}") from None
+        except ValueError as err:
+            raise RecordError(f"its header does not fit: {echo(str(err))}") from None
+
+
+@dataclass(frozen=True)
+class SeenHeader:
+    """What a LAN seat knew of its table: the game and its rules, who sat where, and whose record it is."""
+
+    game: str
+    """The registry key of the game (``screw``, ``big2``...)."""
+    preset: str
+    variants: tuple[str, ...]
+    options: Any
+    names: tuple[str, ...]
+    levels: tuple[str | None, ...]
+    """Each seat's bot level at the start, None for a person."""
+    seat: int | None
+    """The seat this record is of (None: a spectator's)."""
+    host: str
+    """The host's name (its ``welcome``)."""
+    table: str
+    """The table's code."""
+    match: str | None
+    """The match's identity (the host's ``started``): its full replay carries the same."""
+    started_at: str
+    """When this seat's game began, UTC, ISO 8601."""
+    parlour: str = __version__
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def who(self) -> str:
+        """Whose record it is, in words: ``Ann (seat 1)``, ``a spectator``."""
+        if self.seat is None:
+            return "a spectator"
+        return f"{self.names[self.seat]} (seat {self.seat})"
+
+    @classmethod
+    def of(
+        cls,
+        info: TableInfo,
+        *,
+        host: str,
+        table: str,
+        match: str | None,
+        variants: Sequence[str] = (),
+        started_at: str | None = None,
+    ) -> SeenHeader:
+        """The header of a LAN session's record, from its table's information (``started_at`` default: now)."""
+        game = get_entry(info.key).game
+        return cls(
+            game=info.key,
+            preset=game.preset_key(info.options),
+            variants=tuple(variants),
+            options=info.options,
+            names=tuple(info.names),
+            levels=tuple(info.bots),
+            seat=info.seat,
+            host=host,
+            table=table,
+            match=match,
+            started_at=started_at or datetime.datetime.now(datetime.UTC).isoformat(),
+        )
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "format": SEEN_FORMAT,
+            "seen": True,
+            "parlour": self.parlour,
+            "game": self.game,
+            "preset": self.preset,
+            "variants": list(self.variants),
+            "options": codec.encode(self.options),
+            "players": self.players,
+            "names": list(self.names),
+            "levels": list(self.levels),
+            "seat": self.seat,
+            "host": self.host,
+            "table": self.table,
+            "match": self.match,
+            "started_at": self.started_at,
+        }
+
+    @classmethod
+    def from_data(cls, data: object) -> SeenHeader:
+        """The header in ``data``; RecordError (a clause) for anything that does not fit."""
+        if not isinstance(data, Mapping) or data.get("format") != SEEN_FORMAT:
+            raise RecordError("it is not the record of what a seat saw")
+        try:
+            entry = get_entry(_text(data, "game"))
+            game = entry.game
+            options = codec.decode(data.get("options"))
+            if not isinstance(options, type(game.options(entry.preset))):
+                raise RecordError(f"its options are not {game.name}'s")
+            names = _list(data, "names")
+            levels = _list(data, "levels")
+            if not all(isinstance(name, str) for name in names):
+                raise RecordError("a seat's name is not text")
+            players = len(names)
+            game.check_players(players)
+            if data.get("players") != players or len(levels) != players:
+                raise RecordError("its seats do not add up")
+            checked = tuple(None if level is None else check_level(game, level) for level in levels)
+            seat = data.get("seat")
+            if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+                raise RecordError(f"its seat {echo(seat, 20)} is not one of the table's")
+            if seat is not None and checked[seat] is not None:
+                raise RecordError(f"its seat {seat} was a bot's, not a person's")
+            variants = _list(data, "variants")
+            if not all(isinstance(v, str) for v in variants):
+                raise RecordError("a variant is not text")
+            match = data.get("match")
+            if match is not None and not isinstance(match, str):
+                raise RecordError("its match is not text")
+            started = _text(data, "started_at")
+            datetime.datetime.fromisoformat(started)
+            return cls(
+                game=entry.key,
+                preset=game.preset_key(options),
+                variants=tuple(variants),
+                options=options,
+                names=tuple(names),
+                levels=checked,
+                seat=seat,
+                host=_text(data, "host"),
+                table=_text(data, "table"),
+                match=match,
                 started_at=started,
                 parlour=str(data.get("parlour", "?")),
             )

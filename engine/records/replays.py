@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,16 @@ from engine.errors import ParlourError, echo
 from engine.events import Event
 from engine.game import Action
 from engine.records.paths import replays_dir, write_atomically
-from engine.records.record import FormatError, Header, RecordError, describe_action, new_table, result_data
+from engine.records.record import (
+    SEEN_FORMAT,
+    FormatError,
+    Header,
+    RecordError,
+    SeenHeader,
+    describe_action,
+    new_table,
+    result_data,
+)
 from engine.registry import get_entry
 from engine.table import Table
 
@@ -66,8 +75,11 @@ def _events(events: Sequence[Event]) -> list[Any]:
     return [codec.encode(event) for event in events]
 
 
-def replay_lines(table: Table, finished_at: datetime.datetime | None = None) -> Iterator[str]:
-    """The replay of ``table`` line by line (no line ends): the header, the deal, then one line per action."""
+def replay_lines(
+    table: Table, finished_at: datetime.datetime | None = None, extra: dict[str, Any] | None = None
+) -> Iterator[str]:
+    """The replay of ``table`` line by line (no line ends): the header (with ``extra``'s fields), the deal, then
+    one line per action."""
     history = table.state.history
     count = len(table.actions)
     bounds = table.bounds[: count + 1]
@@ -78,21 +90,22 @@ def replay_lines(table: Table, finished_at: datetime.datetime | None = None) -> 
         "actions": count,
         "events": bounds[-1],
     }
-    yield _json(header)
+    yield _json(header | (extra or {}))
     yield _json({"seat": None, "action": None, "events": _events(history[: bounds[0]])})
     for index, (seat, action) in enumerate(table.actions[:count]):
         events = history[bounds[index] : bounds[index + 1]]
         yield _json({"seat": seat, "action": codec.encode(action), "events": _events(events)})
 
 
-def keep_replay(table: Table, directory: Path | None = None) -> Path:
+def keep_replay(table: Table, directory: Path | None = None, extra: dict[str, Any] | None = None) -> Path:
     """Write the replay of the finished match at ``table`` (atomically) and return its path; OSError if it cannot
-    be written. ``directory`` defaults to ``data_dir()/replays``."""
+    be written. ``directory`` defaults to ``data_dir()/replays``; ``extra`` adds fields to the header (a LAN host's
+    table code, match id and name)."""
     if not table.state.is_over:
         raise ParlourError("only a finished match is kept as a replay")
     where = replays_dir() if directory is None else directory
     finished = datetime.datetime.now(datetime.UTC)
-    text = "\n".join(replay_lines(table, finished)) + "\n"
+    text = "\n".join(replay_lines(table, finished, extra)) + "\n"
     stem = f"{finished.astimezone():%Y-%m-%d-%H%M%S}-{table.entry.key}-{table.seed}"
     where.mkdir(parents=True, exist_ok=True)
     path = where / f"{stem}{SUFFIX}"
@@ -105,7 +118,7 @@ def keep_replay(table: Table, directory: Path | None = None) -> Path:
 
 
 # -- reading ---------------------------------------------------------------------------------------------------------
-def _lines(path: Path) -> Generator[tuple[int, Any], None, None]:
+def read_lines(path: Path) -> Generator[tuple[int, Any], None, None]:
     """Each line of ``path`` as JSON data, with its number (from 1); ReplayError for a line that is not JSON."""
     try:
         with path.open("r", encoding="utf-8", newline="\n") as file:
@@ -129,6 +142,8 @@ def _lines(path: Path) -> Generator[tuple[int, Any], None, None]:
 
 
 def _header(path: Path, data: Any) -> Header:
+    if isinstance(data, dict) and data.get("format") == SEEN_FORMAT:
+        raise ReplayError(f"{path} is what one seat saw of a LAN game, not a replay the engine can play again.")
     try:
         return Header.from_data(data)
     except FormatError as err:
@@ -137,10 +152,21 @@ def _header(path: Path, data: Any) -> Header:
         raise ReplayError(f"{path} is not a replay: {err}.") from None
 
 
+def is_seen_file(path: Path) -> bool:
+    """Whether the file at ``path`` is a LAN seat's record of what it saw (:mod:`engine.records.seen`), by its
+    first line; False for anything else, a file that cannot be read included (reading it says why)."""
+    try:
+        with path.open("r", encoding="utf-8") as file:
+            data = json.loads(file.readline(MAX_LINE))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("format") == SEEN_FORMAT
+
+
 def load_replay(path: Path) -> tuple[Header, list[tuple[int, Action]]]:
     """The header and the actions of the replay at ``path`` (what the replay viewer steps through); ReplayError
     in one sentence for a file that is not a replay."""
-    lines = _lines(path)
+    lines = read_lines(path)
     first = next(lines, None)
     if first is None:
         raise ReplayError(f"{path} is empty, so it is not a replay.")
@@ -170,7 +196,7 @@ class ReplayCheck:
     difference: str | None
 
 
-def _field_difference(expected: Any, found: Any) -> str:
+def field_difference(expected: Any, found: Any) -> str:
     """What differs between an event in the file and the one the engine gives, as briefly as can be said."""
     if isinstance(expected, dict) and isinstance(found, dict):
         if (expected.get("game"), expected.get("type")) == (found.get("game"), found.get("type")):
@@ -192,7 +218,7 @@ def _compare(where: str, expected: Any, found: list[Any]) -> str | None:
     for index, (want, got) in enumerate(zip(expected, found, strict=False), start=1):
         if want != got:
             kind = got.get("type", "?") if isinstance(got, dict) else "?"
-            return f"{where}, event {index} ({kind}): {_field_difference(want, got)}."
+            return f"{where}, event {index} ({kind}): {field_difference(want, got)}."
     if len(expected) != len(found):
         return f"{where}: expected {len(expected)} events but found {len(found)}."
     return None
@@ -203,7 +229,7 @@ def verify_replay(path: Path) -> ReplayCheck:
 
     ReplayError (one sentence) when the file is not a replay that can be checked; otherwise the numbers of actions
     and events checked and the first difference (None: identical)."""
-    lines = _lines(path)
+    lines = read_lines(path)
     try:
         return _verify(path, lines)
     finally:
@@ -281,6 +307,8 @@ class ReplayInfo:
     players: tuple[str, ...]
     result: str
     problem: str | None = None
+    seen: str | None = None
+    """For a LAN seat's record (:mod:`engine.records.seen`): whose eyes it is, in words; None for a full replay."""
 
 
 def result_text(names: Sequence[str], winners: Sequence[int]) -> str:
@@ -299,6 +327,8 @@ def replay_info(path: Path) -> ReplayInfo:
         with path.open("r", encoding="utf-8") as file:
             line = file.readline(MAX_LINE)
         data = json.loads(line)
+        if isinstance(data, dict) and data.get("format") == SEEN_FORMAT:
+            return seen_info(path, data)
         header = Header.from_data(data)
         finished = datetime.datetime.fromisoformat(str(data.get("finished_at")))
     except (OSError, ValueError, RecursionError, ParlourError) as err:
@@ -313,6 +343,27 @@ def replay_info(path: Path) -> ReplayInfo:
         game.preset_name(header.preset),
         header.names,
         result_text(header.names, winners) if data.get("result") is not None else "not finished",
+    )
+
+
+def seen_info(path: Path, data: Mapping[str, Any]) -> ReplayInfo:
+    """How ``parlour replays`` lists the record whose first line is ``data`` (a problem kept, never raised)."""
+    try:
+        header = SeenHeader.from_data(data)
+        finished = datetime.datetime.fromisoformat(str(data.get("finished_at")))
+    except (RecordError, ValueError) as err:
+        reason = str(err) if isinstance(err, ParlourError) else "it is not a replay"
+        return ReplayInfo(path, None, "", (), "", problem=reason)
+    game = get_entry(header.game).game
+    result = data.get("result")
+    winners = result.get("winners") if isinstance(result, dict) else None
+    return ReplayInfo(
+        path,
+        finished,
+        game.preset_name(header.preset),
+        header.names,
+        result_text(header.names, winners) if isinstance(winners, list) else "not finished",
+        seen=f"as {header.who} saw it at {header.host}, table {header.table}",
     )
 
 

@@ -3,9 +3,16 @@
 One row per finished game, seen from the seat of the person who played it (:func:`record_game`): whether that seat
 won (a shared win counts as a win), its score (the game's own figure, higher is better: lives left, points, minus
 penalty points), and the game's own counts taken from the match's events (:data:`FIGURES`). :func:`summary` adds
-them up per game, preset and opponent level: games, wins, win rate, the current and the best winning streak, the
+them up per game, preset and opponents: games, wins, win rate, the current and the best winning streak, the
 mean and best score, and each game's figures (Screw/Chase: hands paid; Big Two: cards left when losing; Trash:
 turns to complete; Rank: penalty points). :func:`history` gives one group's games in order, for charts.
+
+A game is counted from a local table (:class:`~engine.table.Table`: the opponents are the bots' level, as
+``medium``, ``mixed``) or from what a seat saw at a LAN table (:class:`~engine.records.seen.SeenRecord`: its redacted
+events and the table's information, no seed and no hidden card). A LAN game's row is of kind ``lan`` and its
+opponents are listed, people by name and bots by level (``people: Ben; bots: medium x2``), so LAN games are counted
+apart from local ones even against the same bots. Both go through the same figures (:data:`FIGURES`), and the score
+and the winners of a LAN game come from its events (:data:`SCORES`), as the engine's own result would give them.
 
 The database:
 
@@ -40,12 +47,13 @@ from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from engine.errors import ParlourError
 from engine.events import Event
-from engine.match import RoundStarted
+from engine.match import MatchOver, RoundStarted
 from engine.records.paths import move_aside, one_line, stats_path
+from engine.records.seen import SeenRecord
 from engine.registry import ENTRIES, get_entry
 from engine.table import Table
 
@@ -73,6 +81,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             UNIQUE (match, seat)
         )""",
         "CREATE INDEX games_by_group ON games (game, preset, level, id)",
+    ),
+    # 2: where the game was played: ``local`` (at this screen) or ``lan`` (a seat at a LAN host), a group apart.
+    (
+        "ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'local'",
+        "DROP INDEX games_by_group",
+        "CREATE INDEX games_by_group ON games (game, preset, kind, level, id)",
     ),
 )
 """Step ``n`` (from 0) takes the schema from version ``n`` to ``n + 1``. Append, never edit a step once released."""
@@ -182,6 +196,93 @@ def opponents(table: Table, seat: int) -> str:
         assert level is not None
         return level
     return "mixed" if levels else "none"
+
+
+def listed_opponents(names: Sequence[str], levels: Sequence[str | None], seat: int) -> str:
+    """A LAN game's opponents listed: the people by name, the bots by level, easiest first, with how many.
+
+    >>> listed_opponents(["Ann", "Ben", "Bot 1", "Bot 2"], [None, None, "medium", "medium"], 0)
+    'people: Ben; bots: medium x2'
+    >>> listed_opponents(["Ann", "Bot", "Cy", "Bot 2"], [None, "hard", None, "easy"], 2)
+    'people: Ann; bots: easy, hard'
+    """
+    pairs = list(enumerate(zip(names, levels, strict=True)))
+    people = [name for other, (name, level) in pairs if other != seat and level is None]
+    bots: dict[str, int] = {}
+    for other, level in enumerate(levels):
+        if other != seat and level is not None:
+            bots[level] = bots.get(level, 0) + 1
+    order = {level: number for number, level in enumerate(_LEVELS)}
+    parts = []
+    if people:
+        parts.append("people: " + ", ".join(people))
+    if bots:
+        ranked = sorted(bots, key=lambda level: (order.get(level, len(order)), level))
+        parts.append("bots: " + ", ".join(level if bots[level] == 1 else f"{level} x{bots[level]}" for level in ranked))
+    return "; ".join(parts) or "nobody"
+
+
+_LEVELS = ("random", "easy", "medium", "hard", "expert")
+"""The usual order of the levels, for listing bots (a level not here comes after them, by name)."""
+
+
+# -- a LAN game's score and winners, from the events its seat saw ----------------------------------------------------
+Scorer = Callable[[Sequence[Event], int, Any], float]
+"""From a finished match's events (a seat's redacted ones are enough), a seat and the options: the seat's score as
+the game's own result gives it (higher is better)."""
+
+
+def _totals(history: Sequence[Event]) -> tuple[int, ...]:
+    for event in reversed(history):
+        if isinstance(event, MatchOver):
+            return event.totals
+    raise ParlourError("the match has no end in these events")
+
+
+def _total_score(history: Sequence[Event], seat: int, options: Any) -> float:
+    return float(_totals(history)[seat])
+
+
+def _lowest_total_score(history: Sequence[Event], seat: int, options: Any) -> float:
+    return float(-_totals(history)[seat])
+
+
+def _trash_score(history: Sequence[Event], seat: int, options: Any) -> float:
+    total = _totals(history)[seat]
+    return float(-total if getattr(options, "match", False) else total)
+
+
+def _chase_score(history: Sequence[Event], seat: int, options: Any) -> float:
+    """How many opponents the seat outlasted: out in an earlier hand than the seat's (out from the start: hand 0,
+    still in at the end: after the last hand)."""
+    from engine.games.chase import Eliminated
+
+    went_out: dict[int, int] = {}
+    round_number = 0
+    first: tuple[int, ...] | None = None
+    for event in history:
+        if isinstance(event, RoundStarted):
+            round_number = event.round
+            if first is None:
+                first = event.seats
+        elif isinstance(event, Eliminated):
+            went_out[event.seat] = round_number
+    players = len(_totals(history))
+    for other in range(players):
+        if first is not None and other not in first:
+            went_out[other] = 0
+    out = [went_out.get(other, round_number + 1) for other in range(players)]
+    return float(sum(1 for other in out if other < out[seat]))
+
+
+SCORES: dict[str, Scorer] = {
+    "chase": _chase_score,
+    "big2": _total_score,
+    "trash": _trash_score,
+    "rank": _lowest_total_score,
+}
+"""Per game spec key: a seat's score from the events (a test holds each to the engine's own result, from every
+seat's redacted events). A game not listed scores its final total."""
 
 
 # -- the database --------------------------------------------------------------------------------------------------
@@ -301,31 +402,117 @@ def match_key(table: Table) -> str:
     return f"{table.entry.key}|{table.seed}|{table.started_at}"
 
 
-def record_game(table: Table, seat: int, *, replay: Path | None = None, path: Path | None = None) -> str | None:
-    """Count the finished match at ``table`` for the person at ``seat``, in one transaction.
+Kind = Literal["local", "lan"]
 
-    None when it is counted (or was already); otherwise one sentence to tell the player (the file was not a
-    database and went aside, then the game was counted in a new one; or the statistics cannot be written)."""
+
+@dataclass(frozen=True)
+class Played:
+    """A finished match as one row counts it, from one seat: made from a local table or from a LAN seat's record."""
+
+    match: str
+    """What tells the match from another (the same match counted twice counts once)."""
+    game: str
+    """The registry key (``screw``, ``big2``...)."""
+    preset: str
+    level: str
+    """The opponents: the bots' level (local), or people by name and bots by level (LAN)."""
+    kind: Kind
+    players: int
+    seat: int
+    winners: tuple[int, ...]
+    score: float
+    counts: dict[str, int]
+    seed: int
+    """The table's seed; -1 for a LAN game (a client never learns it)."""
+
+
+def played_at_table(table: Table, seat: int) -> Played:
+    """The finished match at ``table`` as ``seat`` played it (its result is the engine's own)."""
     result = table.state.result
     if result is None:
         raise ParlourError("only a finished match is counted")
     checked = table.state.check_seat(seat)
     assert checked is not None
     counter = FIGURES.get(table.game.key)
-    counts = counter[0](table.state.history, checked) if counter is not None else {}
+    return Played(
+        match=match_key(table),
+        game=table.entry.key,
+        preset=table.preset,
+        level=opponents(table, checked),
+        kind="local",
+        players=len(table.seats),
+        seat=checked,
+        winners=tuple(result.winners),
+        score=float(result.scores[checked]),
+        counts=counter[0](table.state.history, checked) if counter is not None else {},
+        seed=table.seed,
+    )
+
+
+def played_seen(record: SeenRecord) -> Played:
+    """The LAN match a seat saw, as that seat played it: the winners and the score from its events, the same
+    figures as a local game's. ParlourError for a spectator's record or one whose match did not end."""
+    header = record.header
+    seat = header.seat
+    if seat is None:
+        raise ParlourError("a spectator's record is not counted")
+    over = record.match_over
+    if over is None:
+        raise ParlourError("only a finished match is counted")
+    spec = get_entry(header.game).game.key
+    counter = FIGURES.get(spec)
+    scorer = SCORES.get(spec, _total_score)
+    events = record.events
+    return Played(
+        match=f"lan|{header.match}" if header.match else f"lan|{header.host}|{header.table}|{header.started_at}",
+        game=header.game,
+        preset=header.preset,
+        level=listed_opponents(header.names, header.levels, seat),
+        kind="lan",
+        players=len(header.names),
+        seat=seat,
+        winners=tuple(over.winners),
+        score=scorer(events, seat, header.options),
+        counts=counter[0](events, seat) if counter is not None else {},
+        seed=-1,
+    )
+
+
+def record_game(
+    match: Table | SeenRecord, seat: int | None = None, *, replay: Path | None = None, path: Path | None = None
+) -> str | None:
+    """Count the finished match for the person at ``seat``, in one transaction: a local ``Table`` (``seat`` says
+    whose), or a LAN seat's :class:`~engine.records.seen.SeenRecord` (its own seat; ``seat``, if given, must be it).
+
+    None when it is counted (or was already); otherwise one sentence to tell the player (the file was not a
+    database and went aside, then the game was counted in a new one; or the statistics cannot be written)."""
+    if isinstance(match, Table):
+        if seat is None:
+            raise ParlourError("a table's game is counted for a seat")
+        played = played_at_table(match, seat)
+    else:
+        if seat is not None and seat != match.header.seat:
+            raise ParlourError(f"this record is seat {match.header.seat}'s, not seat {seat}'s")
+        played = played_seen(match)
+    return record_played(played, replay=replay, path=path)
+
+
+def record_played(played: Played, *, replay: Path | None = None, path: Path | None = None) -> str | None:
+    """Count ``played`` (see :func:`record_game`)."""
     row = (
-        match_key(table),
+        played.match,
         datetime.datetime.now(datetime.UTC).isoformat(),
-        table.entry.key,
-        table.preset,
-        opponents(table, checked),
-        len(table.seats),
-        checked,
-        int(checked in result.winners),
-        int(checked in result.winners and len(result.winners) > 1),
-        float(result.scores[checked]),
-        json.dumps(counts, sort_keys=True),
-        table.seed,
+        played.game,
+        played.preset,
+        played.level,
+        played.kind,
+        played.players,
+        played.seat,
+        int(played.seat in played.winners),
+        int(played.seat in played.winners and len(played.winners) > 1),
+        played.score,
+        json.dumps(played.counts, sort_keys=True),
+        played.seed,
         None if replay is None else str(replay),
     )
     where = stats_path() if path is None else path
@@ -335,8 +522,8 @@ def record_game(table: Table, seat: int, *, replay: Path | None = None, path: Pa
             conn.execute("BEGIN IMMEDIATE")
             try:
                 conn.execute(
-                    "INSERT OR IGNORE INTO games (match, finished_at, game, preset, level, players, seat, won, "
-                    "shared, score, counts, seed, replay) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR IGNORE INTO games (match, finished_at, game, preset, level, kind, players, seat, won, "
+                    "shared, score, counts, seed, replay) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     row,
                 )
                 conn.execute("COMMIT")
@@ -352,10 +539,11 @@ def record_game(table: Table, seat: int, *, replay: Path | None = None, path: Pa
 
 
 # -- reading -------------------------------------------------------------------------------------------------------
-def _group_order(row: tuple[str, str, str]) -> tuple[int, str, str]:
+def _group_order(row: tuple[str, str, str, str]) -> tuple[int, str, bool, str]:
+    """Per game and preset: the local groups, then the LAN ones."""
     keys = [entry.key for entry in ENTRIES]
-    game, preset, level = row
-    return (keys.index(game) if game in keys else len(keys), preset, level)
+    game, preset, kind, level = row
+    return (keys.index(game) if game in keys else len(keys), preset, kind != "local", level)
 
 
 def _streaks(won: Sequence[int]) -> tuple[int, int]:
@@ -378,6 +566,9 @@ def _title(game: str, preset: str) -> tuple[str, str]:
 def summary(path: Path | None = None) -> dict[str, Any]:
     """Every group's figures as JSON data: ``{"schema", "path", "games", "problem", "groups": [...]}``.
 
+    A group is one game, preset, kind (``local``, ``lan``) and ``level`` (its opponents); ``opponents`` says them in
+    words (a LAN group's with ``LAN:`` before them).
+
     A missing file is no games (and is not created). StatsError (one sentence) when the file cannot be read."""
     where = stats_path() if path is None else path
     out: dict[str, Any] = {"schema": SCHEMA, "path": str(where), "games": 0, "problem": None, "groups": []}
@@ -387,28 +578,28 @@ def summary(path: Path | None = None) -> dict[str, Any]:
         conn, problem = _open(where)
         with closing(conn):
             rows = conn.execute(
-                "SELECT game, preset, level, won, shared, score, counts FROM games ORDER BY id"
+                "SELECT game, preset, kind, level, won, shared, score, counts FROM games ORDER BY id"
             ).fetchall()
     except sqlite3.Error as err:
         raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
     except OSError as err:
         raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
     out["problem"] = problem
-    grouped: dict[tuple[str, str, str], list[tuple[int, int, float, dict[str, int]]]] = {}
-    for game, preset, level, won, shared, score, counts in rows:
+    grouped: dict[tuple[str, str, str, str], list[tuple[int, int, float, dict[str, int]]]] = {}
+    for game, preset, kind, level, won, shared, score, counts in rows:
         try:
             parsed = json.loads(counts)
         except ValueError:
             parsed = {}
-        grouped.setdefault((game, preset, level), []).append((won, shared, score, parsed))
+        grouped.setdefault((game, preset, kind, level), []).append((won, shared, score, parsed))
     for key in sorted(grouped, key=_group_order):
         out["groups"].append(_group(key, grouped[key]))
     out["games"] = len(rows)
     return out
 
 
-def _group(key: tuple[str, str, str], games: list[tuple[int, int, float, dict[str, int]]]) -> dict[str, Any]:
-    game, preset, level = key
+def _group(key: tuple[str, str, str, str], games: list[tuple[int, int, float, dict[str, int]]]) -> dict[str, Any]:
+    game, preset, kind, level = key
     title, preset_name = _title(game, preset)
     won = [row[0] for row in games]
     scores = [row[2] for row in games]
@@ -435,6 +626,8 @@ def _group(key: tuple[str, str, str], games: list[tuple[int, int, float, dict[st
         "preset": preset,
         "preset_name": preset_name,
         "level": level,
+        "kind": kind,
+        "opponents": level if kind == "local" else f"LAN: {level}",
         "games": len(games),
         "wins": sum(won),
         "shared_wins": sum(row[1] for row in games),
@@ -449,7 +642,9 @@ def _group(key: tuple[str, str, str], games: list[tuple[int, int, float, dict[st
     }
 
 
-def history(game: str, preset: str, level: str, path: Path | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+def history(
+    game: str, preset: str, level: str, path: Path | None = None, limit: int = 1000, *, kind: str = "local"
+) -> list[dict[str, Any]]:
     """One group's games, oldest first (the last ``limit``): ``finished_at``, ``won``, ``score`` and the counts —
     what a chart of the win rate over time or a histogram of results is drawn from."""
     where = stats_path() if path is None else path
@@ -459,9 +654,9 @@ def history(game: str, preset: str, level: str, path: Path | None = None, limit:
         conn, _ = _open(where)
         with closing(conn):
             rows = conn.execute(
-                "SELECT finished_at, won, score, counts FROM games WHERE game = ? AND preset = ? AND level = ? "
-                "ORDER BY id DESC LIMIT ?",
-                (game, preset, level, limit),
+                "SELECT finished_at, won, score, counts FROM games WHERE game = ? AND preset = ? AND kind = ? "
+                "AND level = ? ORDER BY id DESC LIMIT ?",
+                (game, preset, kind, level, limit),
             ).fetchall()
     except (sqlite3.Error, OSError) as err:
         raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None

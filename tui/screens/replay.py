@@ -1,15 +1,20 @@
 """A kept game played back (``parlour replay FILE``, issue 11): step forward and back, jump to the start or the end,
 and every hand shown (the game is over, nothing is secret any more).
 
-The screen steps an :class:`~engine.records.replays.ReplayCursor` (the engine plays the kept actions again) and
-shows, after each action, what it did in the same words as the table's log, and every place a card can be: each
-player's hand in full, and the other piles by their size and top card.
+:class:`ReplayScreen` steps an :class:`~engine.records.replays.ReplayCursor` (the engine plays the kept actions
+again) and shows, after each action, what it did in the same words as the table's log, and every place a card can
+be: each player's hand in full, and the other piles by their size and top card.
+
+:class:`SeenReplayScreen` steps a LAN seat's record (:class:`~engine.records.seen.SeenCursor`: no seed, no hidden
+card, so no engine to play it again) event by event, with the same keys: the event in the words the seat's log used,
+and below it what the seat could see of the round so far: the round's log up to that event, what was shown to the
+seat alone (its cards), and the totals after the last round.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -20,7 +25,10 @@ from textual.widgets import Footer, Static
 
 from engine.cards import Card
 from engine.events import Event
+from engine.match import RoundOver, RoundStarted
 from engine.records.replays import ReplayCursor, ReplayError
+from engine.records.seen import SeenCursor
+from engine.registry import get_entry
 from tui.describe import describe
 from tui.describe_big2 import describe_big2
 from tui.describe_rank import describe_rank
@@ -55,8 +63,18 @@ def place_text(name: str, cards: Sequence[Card], names: Sequence[str]) -> Conten
     return Content.styled(f"{name.capitalize():<14} {count}{top}", "$text-muted")
 
 
-class ReplayScreen(Screen[None]):
-    """One kept game, any step of it."""
+class Stepping(Protocol):
+    """A kept game that a viewer steps through (either cursor)."""
+
+    @property
+    def position(self) -> int: ...
+
+    @property
+    def total(self) -> int: ...
+
+
+class StepScreen(Screen[None]):
+    """What both viewers share: the keys that step through a kept game, and its three panes."""
 
     STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles)
 
@@ -73,11 +91,7 @@ class ReplayScreen(Screen[None]):
         Binding("q", "close", "Close", show=False),
     ]
 
-    def __init__(self, cursor: ReplayCursor) -> None:
-        super().__init__()
-        self.cursor = cursor
-        header = cursor.header
-        self.words = describer(cursor.table.entry.key, header.options)
+    cursor: Stepping
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -88,10 +102,6 @@ class ReplayScreen(Screen[None]):
                 yield Static("", id="replay-table")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.sub_title = f"Replay · {self.cursor.table.entry.title} · seed {self.cursor.header.seed}"
-        self.show()
-
     def action_step(self, step: int) -> None:
         self.go(self.cursor.position + step)
 
@@ -100,6 +110,37 @@ class ReplayScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.app.exit()
+
+    def go(self, position: int) -> None:
+        raise NotImplementedError
+
+    def show(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def move_text(self) -> str:
+        """What the step just shown did, in words (for tests)."""
+        return str(self.query_one("#replay-move", Static).render())
+
+    @property
+    def table_text(self) -> str:
+        return str(self.query_one("#replay-table", Static).render())
+
+
+class ReplayScreen(StepScreen):
+    """One kept game, any step of it."""
+
+    cursor: ReplayCursor
+
+    def __init__(self, cursor: ReplayCursor) -> None:
+        super().__init__()
+        self.cursor = cursor
+        header = cursor.header
+        self.words = describer(cursor.table.entry.key, header.options)
+
+    def on_mount(self) -> None:
+        self.sub_title = f"Replay · {self.cursor.table.entry.title} · seed {self.cursor.header.seed}"
+        self.show()
 
     def go(self, position: int) -> None:
         try:
@@ -123,11 +164,84 @@ class ReplayScreen(Screen[None]):
         shown += [place_text(name, cards, names) for name, cards in places.items() if not name.startswith("hand ")]
         self.query_one("#replay-table", Static).update(Content("\n").join(shown))
 
-    @property
-    def move_text(self) -> str:
-        """What the move just shown did, in words (for tests)."""
-        return str(self.query_one("#replay-move", Static).render())
 
-    @property
-    def table_text(self) -> str:
-        return str(self.query_one("#replay-table", Static).render())
+ROUND_LINES = 40
+"""The most lines of the round's log shown below the event (the latest ones)."""
+
+
+def event_words(event: Event, words: Describer, names: Sequence[str], seat: int | None) -> str | None:
+    """``event`` as the seat's log said it, or, for an event the log does not word, its kind and the cards it showed
+    the seat (``Hand dealt: 3♥ 4♠ …``); None for an event with neither."""
+    said = words(event, names, seat)
+    if said is not None:
+        return said
+    cards = _cards_of(event)
+    if not cards or event.audience is None:
+        return None
+    kind = "".join(f" {c.lower()}" if c.isupper() else c for c in type(event).__name__).strip().capitalize()
+    return f"{kind}: {' '.join(card_text(card) for card in cards)}"
+
+
+def _cards_of(event: Event) -> list[Card]:
+    found: list[Card] = []
+    for value in vars(event).values():
+        if isinstance(value, Card):
+            found.append(value)
+        elif isinstance(value, tuple | list) and value and all(isinstance(item, Card) for item in value):
+            found.extend(value)
+    return found
+
+
+class SeenReplayScreen(StepScreen):
+    """A LAN seat's record, any event of it: only what that seat could see."""
+
+    cursor: SeenCursor
+
+    def __init__(self, cursor: SeenCursor) -> None:
+        super().__init__()
+        self.cursor = cursor
+        self.words = describer(cursor.header.game, cursor.header.options)
+
+    def on_mount(self) -> None:
+        header = self.cursor.header
+        self.sub_title = f"Replay · {get_entry(header.game).title} · as {header.who} saw it at {header.host}"
+        self.show()
+
+    def go(self, position: int) -> None:
+        self.cursor.go(position)
+        self.show()
+
+    def show(self) -> None:
+        cursor = self.cursor
+        header = cursor.header
+        names, seat = cursor.names, header.seat
+        self.query_one("#replay-position", Static).update(
+            Content.styled(f"Event {cursor.position} of {cursor.total}", "bold $text-accent")
+        )
+        lines = [line for event in cursor.last_events() if (line := event_words(event, self.words, names, seat))]
+        if cursor.position == 0:
+            lines.insert(0, f"Before the first event: table {header.table} at {header.host}, as {header.who} saw it")
+        self.query_one("#replay-move", Static).update(Content("\n".join(lines) or "—"))
+        self.query_one("#replay-table", Static).update(self.seen_text())
+
+    def seen_text(self) -> Content:
+        """What the seat could see of the round so far: its log, what only it was shown, the totals."""
+        shown = self.cursor.shown()
+        start = max((i for i, event in enumerate(shown) if isinstance(event, RoundStarted)), default=0)
+        names, seat = self.cursor.names, self.cursor.header.seat
+        log = [line for event in shown[start:] if (line := event_words(event, self.words, names, seat))]
+        private = [
+            line
+            for event in shown[start:]
+            if event.audience is not None and (line := event_words(event, self.words, names, seat))
+        ]
+        parts = [Content.styled("This round so far", "bold")]
+        parts += [Content(line) for line in log[-ROUND_LINES:]] or [Content.styled("—", "$text-muted")]
+        if private:
+            parts += [Content(""), Content.styled("Shown to you alone", "bold")]
+            parts += [Content(line) for line in private[-ROUND_LINES:]]
+        totals = next((event.totals for event in reversed(shown) if isinstance(event, RoundOver)), None)
+        if totals is not None:
+            parts += [Content(""), Content.styled("Totals after the last round", "bold")]
+            parts.append(Content(" · ".join(f"{names[i]} {total}" for i, total in enumerate(totals) if i < len(names))))
+        return Content("\n").join(parts)

@@ -1,5 +1,6 @@
-"""Your statistics (issue 11): one row per game, house rules and opponents' level, and for the chosen row the win
-rate over time (a sparkline of the running rate) and how the results spread (a histogram of scores).
+"""Your statistics (issue 11): one row per game, house rules and opponents (their level, or for a LAN game the
+people and bots listed, a row apart), and for the chosen row the win rate over time (a sparkline of the running
+rate) and how the results spread (a histogram of scores).
 
 The figures come from :mod:`engine.records.stats` (SQLite in the user data directory), the same as
 ``parlour stats``. A file that cannot be read is said in one sentence; nothing here writes to it.
@@ -91,7 +92,7 @@ class StatsScreen(ModalScreen[None]):
             table.add_row(
                 group["title"],
                 group["preset_name"],
-                group["level"],
+                group["opponents"],
                 str(group["games"]),
                 str(group["wins"]),
                 f"{group['win_rate']:.0%}",
@@ -114,12 +115,12 @@ class StatsScreen(ModalScreen[None]):
             return
         group = groups[row]
         try:
-            games = history(group["game"], group["preset"], group["level"])
+            games = history(group["game"], group["preset"], group["level"], kind=group["kind"])
         except StatsError as err:
             self.query_one("#stats-note", Static).update(Content(str(err)))
             return
         self.query_one("#stats-rate", Sparkline).data = running_rates(games)
-        label = f"Win rate over time: {group['title']}, {group['level']} ({len(games)} games)"
+        label = f"Win rate over time: {group['title']}, {group['opponents']} ({len(games)} games)"
         self.query_one("#stats-rate-label", Static).update(Content(label))
         scores = [float(game["score"]) for game in games]
         self.query_one("#stats-histogram", Static).update(Content("Results (score: games)\n" + histogram(scores)))
