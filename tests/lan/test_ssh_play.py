@@ -20,7 +20,6 @@ import asyncssh
 import pytest
 from lan_helpers import WAIT
 
-import engine.lan.ssh
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.games.chase import Stayed, Traded
@@ -170,12 +169,13 @@ def seat_one(cleo: NetworkSession | None) -> dict[str, Any] | None:
 
 
 async def test_a_guest_over_ssh_plays_a_hand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The gateway's host key in a temporary directory, not the user's data directory (Host passes host_key=None).
-    monkeypatch.setattr(engine.lan.ssh, "default_host_key_path", lambda: tmp_path / "ssh_host_key")
+    # The gateway's host key in Parlour's data directory (Host passes host_key=None): a temporary one.
+    monkeypatch.setenv("PARLOUR_DATA_DIR", str(tmp_path / "data"))
     before = asyncio.all_tasks()
     host = Host(HostSettings(bind="127.0.0.1", port=0, name="Parlour Test", ssh_port=0, ssh_password=SSH_PASSWORD))
     await asyncio.wait_for(host.start(), WAIT)
     assert host.port > 0 and host.ssh_port
+    assert (tmp_path / "data" / "ssh_host_key").is_file()
     gateway = host.gateway
     assert gateway is not None
     cleo: NetworkSession | None = None
@@ -201,6 +201,7 @@ async def test_a_guest_over_ssh_plays_a_hand(tmp_path: Path, monkeypatch: pytest
         await until(lambda: bool(guest_pids("ann")), 3 * WAIT, "the guest's child process")
         pids = guest_pids("ann")
         assert len(pids) == 1, pids
+        assert b"PARLOUR_GUEST_KEY=" not in Path(f"/proc/{pids[0]}/environ").read_bytes()  # a password login
 
         # The lobby lists the table (its code on ann's screen: the app is up and reading keys), with the focus on
         # the tables list: Enter sits ann at the first free seat and says ready. One Enter, and another only if
