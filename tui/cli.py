@@ -274,7 +274,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             "--bind", default="0.0.0.0", metavar="ADDR", help="the address to listen on (default 0.0.0.0)"
         )
         host.add_argument("--port", type=port_number, default=7777, help="the TCP port (default 7777; 0: any free one)")
-        host.add_argument("--password", help="a password every guest must give")
+        lan_password = host.add_mutually_exclusive_group()
+        lan_password.add_argument(
+            "--password",
+            help="a password every guest must give (other users of this machine can read it in ps: prefer "
+            "--password-file or PARLOUR_HOST_PASSWORD)",
+        )
+        lan_password.add_argument(
+            "--password-file", metavar="FILE", help="read the guests' password from the first line of FILE"
+        )
         host.add_argument(
             "--name", default=default_name(), type=player_name, help="your name at the tables, and the host's name"
         )
@@ -284,7 +292,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             help="do not save the tables in play (nor offer saved ones again); by default a restarted host offers them",
         )
         host.add_argument("--ssh-port", type=port_number, metavar="PORT", help="also serve the game over SSH on PORT")
-        host.add_argument("--ssh-password", metavar="P", help="the password SSH guests log in with")
+        ssh_password = host.add_mutually_exclusive_group()
+        ssh_password.add_argument(
+            "--ssh-password",
+            metavar="P",
+            help="the password SSH guests log in with (other users of this machine can read it in ps: prefer "
+            "--ssh-password-file or PARLOUR_SSH_PASSWORD)",
+        )
+        ssh_password.add_argument(
+            "--ssh-password-file", metavar="FILE", help="read the SSH guests' password from the first line of FILE"
+        )
         host.add_argument(
             "--ssh-keys", metavar="FILE", help="an authorized_keys file: SSH guests log in with one of its keys"
         )
@@ -636,14 +653,31 @@ def _play(args: argparse.Namespace) -> int:
     return run_app(ParlourApp(start=config))
 
 
+def _host_passwords(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """The LAN and SSH passwords of ``parlour host``: each from its flag, else its file (the first line), else its
+    environment variable (the SSH one only with ``--ssh-port``). OptionError for a file that cannot be used."""
+    from engine.lan.secrets_input import HOST_PASSWORD_ENV, SSH_PASSWORD_ENV, password_from
+
+    if args.ssh_port is None and args.ssh_password_file is not None:
+        raise OptionError("--ssh-password-file needs --ssh-port")
+    lan = password_from(args.password, args.password_file, "--password-file", HOST_PASSWORD_ENV)
+    if args.ssh_port is None:
+        return lan, args.ssh_password
+    return lan, password_from(args.ssh_password, args.ssh_password_file, "--ssh-password-file", SSH_PASSWORD_ENV)
+
+
 def _host(args: argparse.Namespace) -> int:
     """``parlour host``: a LAN host on a thread of its own and its lobby for you; with ``--headless`` the server
     alone, logging to stderr, until Ctrl+C or SIGTERM (status 0)."""
     from engine.lan.hosting import HostingError, HostSettings, HostThread, run_headless
     from engine.records.paths import host_dir
 
+    args.password, args.ssh_password = _host_passwords(args)
     if args.ssh_port is not None and args.ssh_password is None and args.ssh_keys is None:
-        raise OptionError("--ssh-port needs --ssh-password or --ssh-keys: SSH guests must log in somehow")
+        raise OptionError(
+            "--ssh-port needs --ssh-password, --ssh-password-file, PARLOUR_SSH_PASSWORD or --ssh-keys: "
+            "SSH guests must log in somehow"
+        )
     if args.ssh_port is None and (args.ssh_password is not None or args.ssh_keys is not None):
         raise OptionError("--ssh-password and --ssh-keys need --ssh-port")
     keys = Path(args.ssh_keys) if args.ssh_keys else None

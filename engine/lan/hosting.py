@@ -52,10 +52,14 @@ def _listen_error(err: OSError, what: str, bind: str, port: int, flag: str) -> H
 
 
 def guest_command(port: int, password: str | None) -> Any:
-    """What an SSH guest runs: ``parlour join`` to this host on loopback, as the guest's SSH user name."""
+    """What an SSH guest runs: ``parlour join`` to this host on loopback, as the guest's SSH user name; with
+    ``PARLOUR_GUEST_KEY`` set to the fingerprint of the key they logged in with, if they used one."""
+    from engine.lan.ssh import GUEST_KEY_ENV
 
-    def command(username: str) -> tuple[list[str], dict[str, str]]:
+    def command(username: str, key_id: str | None) -> tuple[list[str], dict[str, str]]:
         env = {"PARLOUR_PASSWORD": password} if password is not None else {}
+        if key_id is not None:
+            env[GUEST_KEY_ENV] = key_id
         return [sys.executable, "-m", "tui", "join", f"127.0.0.1:{port}", f"--name={username}"], env
 
     return command

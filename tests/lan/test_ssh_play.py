@@ -1,7 +1,8 @@
 """Play over SSH end to end: a :class:`~engine.lan.hosting.Host` on 127.0.0.1 with its SSH door, a creator over the
 network (Cleo, a thread answering her turns) and a guest with nothing but an SSH client on a pty (ann, an asyncssh
 client). ann's ``parlour join`` runs as a child of the host; she sits from the lobby with Enter and plays a hand with
-keys; when she hangs up, her child goes, and closing the host leaves nothing behind. Every wait is bounded."""
+keys; when she hangs up, her child goes, and closing the host leaves nothing behind. A guest who logs in with a key
+(bea) has its fingerprint in her client's PARLOUR_GUEST_KEY. Every wait is bounded."""
 
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ import asyncssh
 import pytest
 from lan_helpers import WAIT
 
-import engine.lan.ssh
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.games.chase import Stayed, Traded
@@ -170,12 +170,13 @@ def seat_one(cleo: NetworkSession | None) -> dict[str, Any] | None:
 
 
 async def test_a_guest_over_ssh_plays_a_hand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The gateway's host key in a temporary directory, not the user's data directory (Host passes host_key=None).
-    monkeypatch.setattr(engine.lan.ssh, "default_host_key_path", lambda: tmp_path / "ssh_host_key")
+    # The gateway's host key in Parlour's data directory (Host passes host_key=None): a temporary one.
+    monkeypatch.setenv("PARLOUR_DATA_DIR", str(tmp_path / "data"))
     before = asyncio.all_tasks()
     host = Host(HostSettings(bind="127.0.0.1", port=0, name="Parlour Test", ssh_port=0, ssh_password=SSH_PASSWORD))
     await asyncio.wait_for(host.start(), WAIT)
     assert host.port > 0 and host.ssh_port
+    assert (tmp_path / "data" / "ssh_host_key").is_file()
     gateway = host.gateway
     assert gateway is not None
     cleo: NetworkSession | None = None
@@ -201,6 +202,7 @@ async def test_a_guest_over_ssh_plays_a_hand(tmp_path: Path, monkeypatch: pytest
         await until(lambda: bool(guest_pids("ann")), 3 * WAIT, "the guest's child process")
         pids = guest_pids("ann")
         assert len(pids) == 1, pids
+        assert b"PARLOUR_GUEST_KEY=" not in Path(f"/proc/{pids[0]}/environ").read_bytes()  # a password login
 
         # The lobby lists the table (its code on ann's screen: the app is up and reading keys), with the focus on
         # the tables list: Enter sits ann at the first free seat and says ready. One Enter, and another only if
@@ -281,3 +283,41 @@ async def test_a_guest_over_ssh_plays_a_hand(tmp_path: Path, monkeypatch: pytest
         "every task of the host and the gateway finished",
     )
     assert not guest_pids("ann")
+
+
+async def test_a_guest_who_logs_in_with_a_key_has_it_named_to_their_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PARLOUR_DATA_DIR", str(tmp_path / "data"))
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(key.export_public_key())
+    host = Host(HostSettings(bind="127.0.0.1", port=0, name="Parlour Test", ssh_port=0, ssh_keys=keys))
+    await asyncio.wait_for(host.start(), WAIT)
+    assert host.ssh_port
+    conn: asyncssh.SSHClientConnection | None = None
+    screen: Screen | None = None
+    try:
+        conn = await asyncio.wait_for(
+            asyncssh.connect(
+                "127.0.0.1", host.ssh_port, username="bea", password=None, known_hosts=None, client_keys=[key]
+            ),
+            WAIT,
+        )
+        process = await asyncio.wait_for(
+            conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None), WAIT
+        )
+        screen = Screen(process)
+        await until(lambda: bool(guest_pids("bea")), 3 * WAIT, "the guest's child process", screen.why)
+        pid = guest_pids("bea")[0]
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        assert f"PARLOUR_GUEST_KEY={key.get_fingerprint('sha256')}".encode() in environ
+        conn.close()
+        await asyncio.wait_for(conn.wait_closed(), WAIT)
+        await until(lambda: not guest_pids("bea") and not os.path.exists(f"/proc/{pid}"), GONE, "the child gone")
+    finally:
+        if conn is not None:
+            conn.close()
+        if screen is not None:
+            await screen.close()
+        await asyncio.wait_for(host.close(), 3 * WAIT)
