@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import hashlib
 import signal
 import socket
 import sys
@@ -20,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import ParlourError
 from engine.lan.server import LanServer
+from engine.lan.tokens import GUEST_ENV, GUEST_KEY_ENV
+from engine.records.paths import DATA_ENV, data_dir
 
 if TYPE_CHECKING:
     from engine.lan.ssh import SshGateway
@@ -52,14 +55,23 @@ def _listen_error(err: OSError, what: str, bind: str, port: int, flag: str) -> H
 
 
 def guest_command(port: int, password: str | None) -> Any:
-    """What an SSH guest runs: ``parlour join`` to this host on loopback, as the guest's SSH user name; with
-    ``PARLOUR_GUEST_KEY`` set to the fingerprint of the key they logged in with, if they used one."""
-    from engine.lan.ssh import GUEST_KEY_ENV
+    """What an SSH guest runs: ``parlour join`` to this host on loopback, as the guest's SSH user name.
+
+    Every guest runs as the host's own user, so each gets a data directory of its own, not the host's: a guest who
+    logged in with a key, one for that key (its seat's token, replays and statistics are there the next time it
+    logs in with it, ``PARLOUR_GUEST_KEY`` set to the key's fingerprint); a guest who logged in with the shared
+    password has no identity of its own, shares one directory with the other such guests, and keeps no token
+    (``PARLOUR_GUEST``: see :mod:`engine.lan.tokens`)."""
 
     def command(username: str, key_id: str | None) -> tuple[list[str], dict[str, str]]:
         env = {"PARLOUR_PASSWORD": password} if password is not None else {}
+        env[GUEST_ENV] = "ssh"
         if key_id is not None:
             env[GUEST_KEY_ENV] = key_id
+            slot = hashlib.sha256(key_id.encode()).hexdigest()[:32]
+        else:
+            slot = "password"
+        env[DATA_ENV] = str(data_dir() / "guests" / slot)
         return [sys.executable, "-m", "tui", "join", f"127.0.0.1:{port}", f"--name={username}"], env
 
     return command

@@ -41,6 +41,7 @@ import asyncssh
 
 from engine.errors import ParlourError
 from engine.lan.secrets_input import SECRET_ENVIRONMENT
+from engine.lan.tokens import GUEST_ENV, GUEST_KEY_ENV  # (where a command hands a guest's identity to its child)
 from engine.names import name_problem
 from engine.records.paths import data_dir
 
@@ -51,8 +52,6 @@ Command = Callable[[str, str | None], tuple[list[str], dict[str, str]]]
 ``key_id`` is the SHA256 fingerprint (``SHA256:...``) of the public key the guest logged in with, or None when
 they logged in with the password."""
 
-GUEST_KEY_ENV = "PARLOUR_GUEST_KEY"
-"""Where a command may hand a guest's ``key_id`` to its child; never inherited from the host's own environment."""
 
 HOST_KEY_FILE = "ssh_host_key"
 """The host key's file name in Parlour's data directory."""
@@ -96,6 +95,7 @@ _HOST_ONLY_VARIABLES = (
     "SSH_TTY",
     "DISPLAY",
     "XAUTHORITY",
+    GUEST_ENV,
     GUEST_KEY_ENV,
     *SECRET_ENVIRONMENT,
 )

@@ -13,6 +13,7 @@ import stat
 import sys
 from pathlib import Path
 
+import pytest
 from lan_helpers import WAIT, client, running, until
 
 from engine.lan.server import LanServer
@@ -123,3 +124,27 @@ async def test_a_kept_token_the_host_no_longer_knows_is_dropped_and_the_name_joi
         assert kept["name"] == "Bob" and kept["token"] != old, "the new welcome's token is kept instead"
     finally:
         await asyncio.wait_for(again.close(), WAIT)
+
+
+def test_each_ssh_guest_key_has_a_data_directory_and_tokens_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.lan.hosting import guest_command
+    from engine.lan.tokens import token_path
+    from engine.records.paths import data_dir
+
+    command = guest_command(7777, None)
+    _, bea = command("bea", "SHA256:aaaa")
+    _, cy = command("cy", "SHA256:bbbb")
+    _, dot = command("dot", None)
+    assert bea["PARLOUR_GUEST_KEY"] == "SHA256:aaaa" and "PARLOUR_GUEST_KEY" not in dot
+    homes = {Path(env["PARLOUR_DATA_DIR"]) for env in (bea, cy, dot)}
+    assert len(homes) == 3 and all(home.parent == data_dir() / "guests" for home in homes)
+    for env in (bea, cy):
+        with monkeypatch.context() as patched:
+            for name, value in env.items():
+                patched.setenv(name, value)
+            path = token_path("127.0.0.1", 7777)
+            assert path is not None and path.is_relative_to(env["PARLOUR_DATA_DIR"])
+    with monkeypatch.context() as patched:
+        for name, value in dot.items():
+            patched.setenv(name, value)
+        assert token_path("127.0.0.1", 7777) is None, "a password guest has no identity to keep a token for"
