@@ -331,7 +331,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     if wanted("replay"):
         replay.add_argument("file", metavar="FILE", help="the replay (.jsonl)")
-        replay.add_argument("--check", action="store_true", help="play it again and compare every event")
+        replay.add_argument(
+            "--check",
+            action="store_true",
+            help="play it again through the engine and compare every event (a LAN game as a seat saw it: check it on "
+            "its own, and against the host's replay of the same match when that is here)",
+        )
     stats = sub.add_parser(
         "stats",
         help="print your statistics per game, preset and opponent level",

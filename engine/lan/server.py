@@ -453,6 +453,9 @@ class LanServer:
         """Wrong passwords (their times) per address, within the last ``password_window`` seconds."""
         self._asks: dict[str, _Ask] = {}
         """Requests to be let back into a seat, by request id."""
+        self._tables_line: bytes | None = None
+        """The ``tables`` message as last made (None: a table changed since)."""
+        self._tables_made = 0.0
         self.tokens: dict[str, Player] = {}
         self.tables: dict[str, LobbyTable] = {}
         self._server: asyncio.base_events.Server | None = None
@@ -819,7 +822,12 @@ class LanServer:
         player.conn = None
 
     def _on_list(self, player: Player, message: p.ListTables) -> None:
-        player.send({"type": "tables", "tables": [t.summary() for t in self.tables.values()]})
+        # Made once for every asker until a table changes (a client asking in a loop costs the host little).
+        now = time.monotonic()
+        if self._tables_line is None or now - self._tables_made > LIST_FRESH:
+            self._tables_line = p.line({"type": "tables", "tables": [t.summary() for t in self.tables.values()]})
+            self._tables_made = now
+        player.send_line(self._tables_line)
 
     def _new_code(self) -> str:
         for _ in range(1000):
@@ -980,6 +988,7 @@ class LanServer:
             if table.host is not None:
                 table.host.close()
             del self.tables[table.code]
+            self._tables_line = None
             self._forget(table)
             return
         if table.creator is player:
@@ -1329,6 +1338,7 @@ class LanServer:
             keep_host_replay_soon(table.host.table, code=table.code, match=table.match, host=self.name)
 
     def _broadcast_table(self, table: LobbyTable) -> None:
+        self._tables_line = None  # (every change of a table is broadcast: the list is made again)
         summary = table.summary()
         for person in table.people():
             person.send({"type": "table", "table": summary})
@@ -1488,6 +1498,8 @@ def _is_code(text: str) -> bool:
     return len(text) == 4 and all(letter in CODE_LETTERS for letter in text)
 
 
+LIST_FRESH = 1.0
+"""The longest a ``tables`` answer is reused, in seconds, even if no change was seen."""
 MAX_ADDRESSES = 4096
 """The most addresses whose wrong passwords are remembered (the oldest are forgotten first)."""
 
