@@ -225,6 +225,10 @@ class Connection:
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         """The peer's address without its port: what limits per address count."""
         self.opened = time.monotonic()
+        self.allowance = float(server.line_burst)
+        """Lines this connection may send before it is held back (a token bucket)."""
+        self.paced = self.opened
+        self.lines = 0
 
     # -- out --------------------------------------------------------------------------------------------------
     def send(self, data: dict[str, Any]) -> None:
@@ -305,6 +309,22 @@ class Connection:
                     self._writer_task.cancel()
             self.abort()
 
+    async def _pace(self) -> None:
+        """Hold a connection to ``lines_per_second`` (past a burst of ``line_burst``), and let the others have the
+        loop now and then: lines already buffered are read without waiting, so a client that floods would otherwise
+        keep the host to itself."""
+        server = self.server
+        now = time.monotonic()
+        self.allowance = min(server.line_burst, self.allowance + (now - self.paced) * server.lines_per_second)
+        self.paced = now
+        self.allowance -= 1
+        if self.allowance < 0:
+            await asyncio.sleep(-self.allowance / server.lines_per_second)
+        else:
+            self.lines += 1
+            if self.lines % YIELD_EVERY == 0:
+                await asyncio.sleep(0)
+
     async def _read_line(self, timeout: float) -> bytes | None:
         """The next line (None at the end of the stream); TimeoutError when nothing came in ``timeout``."""
         try:
@@ -342,6 +362,9 @@ class Connection:
             self.finish(p.error(p.TIMEOUT, "no hello in time"))
             return
         except p.ProtocolError as err:
+            if err.code in (p.BAD_PASSWORD, p.SLOW_DOWN):
+                # A guesser waits for each answer (and counts among its address's connections meanwhile).
+                await asyncio.sleep(server.password_delay)
             self.finish(p.error(err.code, err.message, err.reply_to or first))
             return
         # Then any message, each answered or refused; a silent peer is pinged, then dropped.
@@ -360,6 +383,7 @@ class Connection:
                 return
             if raw is None:
                 return
+            await self._pace()
             reply_to: str | None = None
             try:
                 message = p.parse_line(raw)
@@ -409,6 +433,9 @@ class LanServer:
         password_tries: int = 5,
         password_window: float = 60.0,
         ask_timeout: float = 60.0,
+        password_delay: float = 1.0,
+        lines_per_second: float = 1000.0,
+        line_burst: float = 2000.0,
         owner: str | None = None,
         keep: Path | None = None,
     ) -> None:
@@ -439,6 +466,11 @@ class LanServer:
         self.password_window = password_window
         """``password_tries`` wrong passwords from one address within this many seconds: it must wait the rest."""
         self.ask_timeout = ask_timeout
+        self.password_delay = password_delay
+        """Seconds before a wrong password (or slow_down) is answered."""
+        self.lines_per_second = lines_per_second
+        self.line_burst = line_burst
+        """A connection may send ``line_burst`` lines at once, then ``lines_per_second``: past that it waits."""
         """How long a person asking by name to be let back into a seat waits for an answer."""
         self.owner = owner
         """The name of the host's own player (``parlour host``), asked when nobody at a table can be."""
@@ -498,7 +530,7 @@ class LanServer:
             return
         from_there = [c for c in self.unwelcomed if c.address == conn.address]
         if len(from_there) >= self.max_unwelcomed_per_address:
-            log.warning("%s: refused, %d connections from there have not said hello", conn.peer, len(from_there))
+            log.info("%s: refused, %d connections from there have not said hello", conn.peer, len(from_there))
             writer.write(p.line(p.error(p.HOST_FULL, "too many connections from your address: try again later")))
             writer.close()
             return
@@ -1498,6 +1530,8 @@ def _is_code(text: str) -> bool:
     return len(text) == 4 and all(letter in CODE_LETTERS for letter in text)
 
 
+YIELD_EVERY = 16
+"""A connection lets the others have the event loop after this many lines read without waiting."""
 LIST_FRESH = 1.0
 """The longest a ``tables`` answer is reused, in seconds, even if no change was seen."""
 MAX_ADDRESSES = 4096

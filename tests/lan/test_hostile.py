@@ -183,3 +183,14 @@ def test_codes_and_seeds_are_secret_without_a_seed() -> None:
 
     assert type(LanServer().rng).__name__ == "SystemRandom"
     assert json.dumps(LanServer(seed=3).rng.random())  # a seed given: repeatable, for tests
+
+
+async def test_a_flood_is_held_back_not_refused() -> None:
+    async with running(lines_per_second=2000, line_burst=100) as server:
+        ann = await client(server, "Ann")
+        await ann.send_raw(p.line({"type": "ping"}) * 3000)
+        for _ in range(3000):
+            assert (await ann.recv(WAIT))["type"] == "pong"
+        conn = next(c for c in server.connections if c.player is not None)
+        assert conn.allowance < 100, "the burst was spent: the rest was read at the host's pace"
+        await ann.close()
