@@ -92,6 +92,8 @@ class NetworkSession:
         """The table's code once at a table."""
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
         self._on_waiting: Callable[[dict[str, Any]], None] | None = None
+        self._last_started: dict[str, Any] | None = None
+        """The host's last ``started`` for the table this session is at (None: at none, or not started)."""
         self._address: tuple[str, int] | None = None
         self._skip = 0
         """Events of a resumed table's history that this session had already delivered (a version 1 host, or one
@@ -312,15 +314,26 @@ class NetworkSession:
             self._info, self._started, self._awaiting_first = None, False, False
             self._events.clear()
             self._table, self.code, self._skip = None, None, 0
+            self._last_started = None
 
     def watch(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
         """Call ``callback`` (on the connection's thread) with each lobby message from the host: ``table``,
         ``chat``, ``started``, ``left``, ``bye``, ``clock`` (a table's turn clock started or ran out, as the host
         sent it) and ``asking`` (someone asks to be let back into a seat: answer with :meth:`let_in`);
         ``{"type": "lost", "reason": ..., "final": bool}`` when the connection drops (``final``: it will not come
-        back) and ``{"type": "resumed"}`` when it is back."""
+        back) and ``{"type": "resumed"}`` when it is back.
+
+        A session already at a table whose game has started (it came back to its seat as it connected) tells a new
+        watcher that table's last ``started`` at once, so nothing that follows a ``started`` misses it."""
         with self._subscribers_lock:
             self._listeners.append(callback)
+        with self._state:
+            started = self._last_started
+        if started is not None:
+            try:
+                callback(started)
+            except Exception:  # a listener's bug must not end the connection
+                log.exception("a lobby callback failed")
 
         def stop() -> None:
             with self._subscribers_lock, contextlib.suppress(ValueError):
@@ -686,6 +699,7 @@ class NetworkSession:
                 else:
                     self._events.clear()
                 self._info = info
+                self._last_started = data
                 self.code = str(data.get("table")) if data.get("table") else self.code
                 self._awaiting_first = not self._started
         elif kind == "snapshot":
@@ -710,6 +724,7 @@ class NetworkSession:
         elif kind == "left":
             with self._state:
                 self._table = None
+                self._last_started = None
         if kind in ("table", "chat", "started", "left", "bye", "clock", "asking"):
             self._tell(data)
         with self._state:

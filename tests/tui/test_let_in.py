@@ -94,3 +94,25 @@ async def test_the_creator_is_asked_in_one_key(server: ServerThread, key: str, l
         if asker is not None:
             asker.close()
         ann.close()
+
+
+async def test_a_player_back_in_its_seat_as_it_connects_sees_its_table_at_once(server: ServerThread) -> None:
+    """``parlour join`` after a crash comes back with the kept token before the app starts: the app opens the
+    table it is back at, not the lobby (the session tells it the table's ``started`` it already had)."""
+    ann = Raw(server.port)
+    ann.send({"type": "hello", "protocol": 1, "max_protocol": 2, "name": "Ann"})
+    token = ann.read_until("welcome")[-1]["token"]
+    ann.send({"type": "create", "game": "screw", "players": 3, "bots": [None, "easy", "easy"]})
+    ann.send({"type": "start"})
+    ann.read_until("snapshot")
+    ann.close()
+    conn = NetworkSession.connect("127.0.0.1", server.port, "Ann", token=token)
+    assert conn.welcome["resumed"] is True
+    conn.wait_started(WAIT)
+    app = LanApp(conn)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            assert conn.seat == 0
+    finally:
+        conn.close()
