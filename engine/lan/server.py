@@ -807,12 +807,22 @@ class LanServer:
             self._broadcast_table(table)
 
     def _expire(self, player: Player) -> None:
+        """An away player is forgotten: its time ran out, or its name is wanted and it holds no seat in play."""
         if player.conn is not None:
             return
-        log.info("%s did not come back in time", player.name)
+        log.info("%s is forgotten (away)", player.name)
+        for timer in player.timers:
+            timer.cancel()
+        player.timers.clear()
         self._leave(player)
-        self.players.pop(name_key(player.name), None)
-        self.tokens.pop(player.token, None)
+        self._forget_player(player)
+
+    def _forget_player(self, player: Player) -> None:
+        """Its name and token are free (only if they are still its own: another player may have the name now)."""
+        if self.players.get(name_key(player.name)) is player:
+            del self.players[name_key(player.name)]
+        if self.tokens.get(player.token) is player:
+            del self.tokens[player.token]
 
     def _take_over(self, player: Player) -> None:
         table = player.table
@@ -846,8 +856,7 @@ class LanServer:
     def _on_bye(self, player: Player, message: p.Bye) -> None:
         conn = player.conn
         self._leave(player)
-        self.players.pop(name_key(player.name), None)
-        self.tokens.pop(player.token, None)
+        self._forget_player(player)
         if conn is not None:
             conn.player = None
             conn.finish({"type": "bye", "reason": "bye", "message": "goodbye"})

@@ -188,3 +188,19 @@ async def test_after_a_restart_a_name_alone_gets_nothing_and_asking_needs_a_yes(
         assert (await bob.expect("started", WAIT))["info"]["seat"] == 1
         await bob.close()
         await ann.close()
+
+
+async def test_the_old_player_s_time_running_out_later_forgets_nobody_else() -> None:
+    async with running() as server:
+        ann = await client(server, "Ann")
+        await ann.close()
+        await until(lambda: server.players["ann"].conn is None)
+        old = server.players["ann"]
+        timers = list(old.timers)
+        again = await client(server, "Ann")  # the away Ann had no seat in play: forgotten at once
+        assert timers and all(timer.cancelled() for timer in timers)
+        server._expire(old)  # as if her timer had fired anyway
+        assert server.players["ann"].token == again.token and again.token in server.tokens
+        await again.send({"type": "ping"})
+        assert (await again.expect("pong", WAIT))["type"] == "pong"
+        await again.close()
