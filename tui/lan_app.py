@@ -25,7 +25,7 @@ from tui.app_settings import KeepsSettings, is_settings_screen
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain
 from tui.screen_styles import StylesOnDemand, app_css_path
-from tui.screens.confirm import Navigation, navigation_commands
+from tui.screens.confirm import Navigation, navigation_commands, table_in_stack
 from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
 from tui.screens.session_screen import SessionScreen
 
@@ -82,13 +82,15 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
             self.notify("The connection to the host dropped: coming back…", severity="warning", markup=False)
         elif kind == "resumed":
             self.notify("Back at the host.", markup=False)
-        elif kind == "clock":
+        elif kind == "clock" and "version" not in data:  # the host's old form of the message (no seat, no version)
             seconds = float(data.get("seconds", 0))
             self.notify(
                 f"Your move: {seconds:.0f} s on the clock, then a bot plays it for you.",
                 timeout=min(max(seconds - 1, 1), 6),
                 markup=False,
             )
+        elif kind == "clock" and (table := table_in_stack(self)) is not None:
+            table.hear_clock(data)  # (the table watches the session too: this covers a clock heard before it did)
         if self.lobby.is_attached:
             self.lobby.heard(data)
 
@@ -184,8 +186,9 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         if isinstance(screen, SessionScreen):
             yield from screen.commands()
             yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
-            yield SystemCommand(
-                "Back to the lobby", "Leave this table (m; a bot takes your seat)", lambda: self.action_leave("menu")
+            leaving = (
+                "Stop watching this table (m)" if screen.watching else "Leave this table (m; a bot takes your seat)"
             )
+            yield SystemCommand("Back to the lobby", leaving, lambda: self.action_leave("menu"))
         if not is_settings_screen(screen):
             yield SystemCommand("Settings", "Theme and card faces", self.open_settings_dialog)
