@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import pty
@@ -129,10 +130,13 @@ def test_bad_arguments_give_usage_and_status_2(args: list[str], message: str) ->
     assert "\x1b" not in result.stderr + result.stdout
 
 
-def test_a_name_may_hold_markup_characters_and_letters_of_any_script() -> None:
+def test_a_name_may_hold_markup_characters_and_letters_of_any_one_script() -> None:
     assert tui.cli.player_name(" Ana[/b] ") == "Ana[/b]"
     assert tui.cli.player_name("[@click=app.quit]Q[/]") == "[@click=app.quit]Q[/]"
-    assert tui.cli.player_name("Zoë 🂡 李") == "Zoë 🂡 李"
+    assert tui.cli.player_name("Zoë 🂡") == "Zoë 🂡"
+    assert tui.cli.player_name("李 🂡") == "李 🂡"
+    with pytest.raises(argparse.ArgumentTypeError, match="two scripts"):  # a name that could pass for another
+        tui.cli.player_name("Zoë 李")
     assert tui.cli.player_name("A" * 24) == "A" * 24
 
 

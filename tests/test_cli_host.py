@@ -52,9 +52,10 @@ def read_port(proc: subprocess.Popen[bytes]) -> int:
     raise AssertionError(f"the host did not say where it listens: {seen!r}")
 
 
-def hello(port: int) -> dict[str, object]:
+def hello(port: int, token: str | None = None) -> dict[str, object]:
     with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as sock:
-        sock.sendall(b'{"type": "hello", "protocol": 1, "name": "Ann"}\n')
+        line = {"type": "hello", "protocol": 1, "name": "Ann"} | ({"token": token} if token else {})
+        sock.sendall(json.dumps(line).encode() + b"\n")
         reader = sock.makefile("rb")
         welcome: dict[str, object] = json.loads(reader.readline())
         return welcome
@@ -149,7 +150,7 @@ def test_join_with_a_wrong_or_missing_password(headless_host: int) -> None:
     assert join_error(f"127.0.0.1:{headless_host}", "--password", "nope") == (
         f"parlour: cannot join 127.0.0.1:{headless_host}: wrong password"
     )
-    assert "wrong password" in join_error(f"127.0.0.1:{headless_host}")
+    assert "this host needs a password" in join_error(f"127.0.0.1:{headless_host}")
 
 
 def test_join_a_host_of_another_protocol_version() -> None:
@@ -190,31 +191,33 @@ def test_join_without_a_terminal(headless_host: int) -> None:
 
 def test_a_restarted_headless_host_offers_its_tables_again() -> None:
     """A table in play when the host stopped is offered again by the next ``parlour host`` on this machine (the
-    same data directory: the tests' own, from conftest), and its player comes back by name."""
+    same data directory: the tests' own, from conftest), and its player comes back with the token."""
     import asyncio
 
     from engine.lan.client import LanClient
     from engine.lan.server import LanServer
     from engine.records.paths import host_dir
 
-    async def make_table() -> str:
+    async def make_table() -> tuple[str, str]:
         server = LanServer(keep=host_dir())
         await server.start("127.0.0.1", 0)
         ann = await LanClient.connect("127.0.0.1", server.port)
         await ann.hello("Ann")
+        assert ann.token is not None
         await ann.send({"type": "create", "game": "big2", "players": 4, "bots": [None, "easy", "easy", "easy"]})
         code = str((await ann.expect("table", WAIT))["table"]["code"])
         await ann.send({"type": "start"})
         await ann.expect("started", WAIT)
         await server.close()
         await ann.close()
-        return code
+        return code, ann.token
 
-    code = asyncio.run(make_table())
+    code, token = asyncio.run(make_table())
     proc = parlour("host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--name", "Den")
     try:
         port = read_port(proc)
-        welcome = hello(port)
+        assert hello(port)["code"] == "name_taken", "a name alone never opens a seat in play"
+        welcome = hello(port, token)
         assert welcome["resumed"] is True and welcome["table"] == code and welcome["name"] == "Ann"
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=WAIT)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 from typing import Any
 
@@ -62,6 +63,17 @@ class LanClient:
             self.inbox.put_nowait(None)
 
     # -- out --------------------------------------------------------------------------------------------------
+    @property
+    def received(self) -> list[dict[str, Any]]:
+        """Every message received so far (pings included), decoded."""
+        return [json.loads(raw) for raw in list(self.raw)]
+
+    def pause_reading(self) -> None:
+        """Stop reading what the host sends (a client that asks and never reads: the host's bounds are tested)."""
+        transport = self.writer.transport
+        assert isinstance(transport, asyncio.ReadTransport)  # (a socket's transport reads and writes)
+        transport.pause_reading()
+
     async def send(self, data: dict[str, Any] | p.Message) -> None:
         await self.send_raw(p.line(data))
 
@@ -90,9 +102,21 @@ class LanClient:
                 raise HostError(data)
 
     async def hello(
-        self, name: str, *, password: str | None = None, token: str | None = None, timeout: float = 5.0
+        self,
+        name: str,
+        *,
+        password: str | None = None,
+        token: str | None = None,
+        timeout: float = 5.0,
+        protocol: int = p.OLDEST_PROTOCOL,
+        max_protocol: int | None = None,
+        seen: int | None = None,
     ) -> dict[str, Any]:
-        await self.send(p.Hello(protocol=p.PROTOCOL, name=name, password=password, token=token))
+        """Say hello (as a version 1 client unless ``max_protocol`` says more) and wait for the welcome."""
+        hello = p.Hello(
+            protocol=protocol, max_protocol=max_protocol, name=name, password=password, token=token, seen=seen
+        )
+        await self.send(hello)
         welcome = await self.expect("welcome", timeout)
         self.token = str(welcome["token"])
         return welcome
@@ -129,5 +153,5 @@ class LanClient:
                     await self.send({"type": "next"})
                 if event.get("type") == "MatchOver":
                     return seen
-            elif kind == "error" and data.get("code") not in ("not_your_turn",):
+            elif kind == "error" and data.get("code") not in ("not_your_turn", p.STALE):
                 raise HostError(data)

@@ -82,9 +82,16 @@ class NetworkSession:
         self.code: str | None = None
         """The table's code once at a table."""
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._on_waiting: Callable[[dict[str, Any]], None] | None = None
         self._address: tuple[str, int] | None = None
         self._skip = 0
-        """Events of a resumed table's history that this session had already delivered (the host sends it all)."""
+        """Events of a resumed table's history that this session had already delivered (a version 1 host, or one
+        that did not know what the session had, sends them all again)."""
+        self._resuming = False
+        """A ``hello`` with the token went out: the ``started`` that follows says where the events resume."""
+        self.on_welcome: Callable[[dict[str, Any]], None] | None = None
+        """Called (on the connection's thread) with each ``welcome``: the first and every resume's (whose token may
+        be new), so the caller can keep the token."""
         self._said_bye = False
         """The host said goodbye (shutting down, replaced): no coming back."""
         self.resume = True
@@ -93,21 +100,61 @@ class NetworkSession:
     # -- making one -------------------------------------------------------------------------------------------
     @classmethod
     def connect(
-        cls, host: str, port: int, name: str, *, password: str | None = None, timeout: float = TIMEOUT
+        cls,
+        host: str,
+        port: int,
+        name: str,
+        *,
+        password: str | None = None,
+        timeout: float = TIMEOUT,
+        token: str | None = None,
+        ask: Callable[[dict[str, Any]], None] | None = None,
+        ask_timeout: float = 90.0,
     ) -> NetworkSession:
-        """Connect and say hello; ParlourError when the host cannot be reached or refuses."""
+        """Connect and say hello (with ``token``: come back as that player); ParlourError when the host cannot be
+        reached or refuses. With ``ask``, a name that is of a player away from a seat in play asks the table to let
+        this session back into it: ``ask`` is called with the host's ``waiting`` message, and the answer may take
+        up to ``ask_timeout`` seconds."""
         session = cls(timeout)
         session._thread.start()
         try:
             session._run(session._open(host, port), timeout)
-            hello = p.Hello(protocol=p.PROTOCOL, name=name, password=password)
-            call = session._request([p.to_data(hello)], "welcome", "hello")
+            hello = p.Hello(
+                protocol=p.OLDEST_PROTOCOL,
+                max_protocol=p.PROTOCOL,
+                name=name,
+                password=password,
+                token=token,
+                ask=True if ask is not None else None,
+            )
+            session._on_waiting = ask
+            call = session._request(
+                [p.to_data(hello)], "welcome", "hello", timeout=ask_timeout if ask is not None else None
+            )
             assert call.reply is not None
-            session.welcome = call.reply
+            session._welcome(call.reply)
         except BaseException:
             session.close()
             raise
         return session
+
+    def _welcome(self, data: dict[str, Any]) -> None:
+        self.welcome = data
+        if self.on_welcome is not None:
+            try:
+                self.on_welcome(data)
+            except Exception:  # the caller's bug must not end the connection
+                log.exception("a welcome callback failed")
+
+    @property
+    def protocol(self) -> int:
+        """The protocol version the host and this session agreed on."""
+        version = self.welcome.get("protocol")
+        return version if isinstance(version, int) and not isinstance(version, bool) else p.OLDEST_PROTOCOL
+
+    def let_in(self, request: str, allow: bool) -> None:
+        """Answer the host's ``asking`` (``request``): let the person back into the seat, or not."""
+        self._request([{"type": "let_in", "request": request, "allow": allow}, {"type": "ping"}], "pong", "let_in")
 
     @classmethod
     def join_table(
@@ -259,9 +306,10 @@ class NetworkSession:
 
     def watch(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
         """Call ``callback`` (on the connection's thread) with each lobby message from the host: ``table``,
-        ``chat``, ``started``, ``left``, ``bye``; ``{"type": "clock", "seconds": s}`` when this seat must act
-        within ``s`` seconds (a table with a turn clock); ``{"type": "lost", "reason": ..., "final": bool}`` when
-        the connection drops (``final``: it will not come back) and ``{"type": "resumed"}`` when it is back."""
+        ``chat``, ``started``, ``left``, ``bye``, ``clock`` (a table's turn clock started or ran out, as the host
+        sent it) and ``asking`` (someone asks to be let back into a seat: answer with :meth:`let_in`);
+        ``{"type": "lost", "reason": ..., "final": bool}`` when the connection drops (``final``: it will not come
+        back) and ``{"type": "resumed"}`` when it is back."""
         with self._subscribers_lock:
             self._listeners.append(callback)
 
@@ -519,7 +567,8 @@ class NetworkSession:
                     continue
                 if data["type"] == "bye":
                     reason = f"the host said goodbye ({str(data.get('message', data.get('reason')))[:120]})"
-                    self._said_bye = True
+                    # A host that restarts offers its tables again: this player comes back with its token.
+                    self._said_bye = data.get("reason") != p.RESTARTING
                     self._received(data)
                     break
                 self._received(data)
@@ -555,12 +604,16 @@ class NetworkSession:
         window = self.welcome.get("resume_window")
         deadline = loop.time() + (float(window) if isinstance(window, int | float) else 120.0)
         delay = 0.1
-        hello = {"type": "hello", "protocol": p.PROTOCOL, "name": self.welcome.get("name", "?")}
-        hello["token"] = self.welcome["token"]
+        hello: dict[str, Any] = {"type": "hello", "protocol": p.OLDEST_PROTOCOL, "max_protocol": p.PROTOCOL}
+        hello["name"] = self.welcome.get("name", "?")
         why = "the host did not take this player back in time"
         while not self._closed and loop.time() < deadline:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 2.0)
+            hello["token"] = self.welcome["token"]
+            with self._state:
+                if self._started:
+                    hello["seen"] = len(self._events)
             try:
                 reader, writer = await asyncio.wait_for(
                     asyncio.open_connection(*self._address, limit=4 * p.MAX_LINE), 5.0
@@ -584,10 +637,10 @@ class NetworkSession:
                 if self._closed:
                     writer.close()
                     return
-                self.welcome = data
                 self._writer, self._lost, self._last_error = writer, None, None
-                if self._started:  # the host sends the table's whole history again: skip what was delivered
-                    self._skip = len(self._events)
+                self._resuming = self._started
+                self._said_bye = False
+            self._welcome(data)
             self._reader_task = loop.create_task(self._read(reader))
             self._tell({"type": "resumed"})
             return
@@ -612,7 +665,14 @@ class NetworkSession:
             if not isinstance(info, TableInfo):
                 raise ValueError("the table's information did not come through")
             with self._state:
-                if not self._skip:
+                if self._resuming:
+                    # The events from ``from`` on follow (a version 1 host sends them all): skip those delivered.
+                    first = data.get("from", 0)
+                    have = len(self._events)
+                    from_ok = isinstance(first, int) and not isinstance(first, bool) and 0 <= first <= have
+                    self._skip = have - first if from_ok else have
+                    self._resuming = False
+                else:
                     self._events.clear()
                 self._info = info
                 self.code = str(data.get("table")) if data.get("table") else self.code
@@ -623,9 +683,13 @@ class NetworkSession:
                     self._awaiting_first = False
                     self._started = True
                     self._state.notify_all()
-            clock = data.get("clock")
-            if isinstance(clock, int | float) and not isinstance(clock, bool):
-                self._tell({"type": "clock", "seconds": float(clock)})
+        elif kind == "waiting":
+            waiting = self._on_waiting
+            if waiting is not None:
+                try:
+                    waiting(data)
+                except Exception:  # the caller's bug must not end the connection
+                    log.exception("a waiting callback failed")
         elif kind == "error":
             self._last_error = str(data.get("message", data.get("code")))
         elif kind == "table":
@@ -635,7 +699,7 @@ class NetworkSession:
         elif kind == "left":
             with self._state:
                 self._table = None
-        if kind in ("table", "chat", "started", "left", "bye"):
+        if kind in ("table", "chat", "started", "left", "bye", "clock", "asking"):
             self._tell(data)
         with self._state:
             call = self._call

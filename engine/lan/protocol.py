@@ -7,7 +7,7 @@ a missing or mistyped field — the only exception it can raise is :class:`Proto
 UTF-8). ``docs/protocol.md`` is the spec for people writing a client in another language.
 
 >>> parse_line(b'{"type": "hello", "protocol": 1, "name": "Ann"}')
-Hello(protocol=1, name='Ann', password=None, token=None)
+Hello(protocol=1, name='Ann', password=None, token=None, max_protocol=None, seen=None, ask=None)
 >>> try:
 ...     parse_line('{"type": "sit", "table": "ABCD"}')
 ... except ProtocolError as err:
@@ -20,6 +20,7 @@ b'{"type":"pong"}\\n'
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
@@ -27,8 +28,10 @@ from typing import Any, ClassVar
 from engine.errors import ParlourError, echo
 from engine.names import is_control, name_problem
 
-PROTOCOL = 1
-"""The protocol version a client names in its ``hello``."""
+PROTOCOL = 2
+"""The newest protocol version this host and client speak (a ``hello`` names the range it speaks)."""
+OLDEST_PROTOCOL = 1
+"""The oldest version still served: a version 1 client is answered as version 1 describes."""
 MAX_LINE = 64 * 1024
 """The longest line (in bytes, without its newline) a host reads; a longer one ends the connection."""
 MAX_ERRORS = 20
@@ -67,7 +70,12 @@ ALREADY_STARTED = "already_started"
 CANNOT_START = "cannot_start"
 TIMEOUT = "timeout"
 SHUTTING_DOWN = "shutting_down"
+RESTARTING = "restarting"
 HOST_FULL = "host_full"
+STALE = "stale"
+SLOW_DOWN = "slow_down"
+TOO_MANY_TABLES = "too_many_tables"
+REFUSED = "refused"
 
 CODES: dict[str, str] = {
     BAD_ENCODING: "the line is not UTF-8 text",
@@ -93,7 +101,12 @@ CODES: dict[str, str] = {
     CANNOT_START: "a seat is still free, or a player is not ready",
     TIMEOUT: "no hello in time, or a silent peer (the connection ends)",
     SHUTTING_DOWN: "the host is stopping (sent with bye)",
+    RESTARTING: "the host is stopping and will offer its tables again (sent with bye): come back with your token",
     HOST_FULL: "the host has as many connections as it takes (the connection ends)",
+    STALE: "an action answering an older snapshot: the table has moved on (version 2; version 1: not_your_turn)",
+    SLOW_DOWN: "too many failed tries from your address: wait before trying again (the connection ends)",
+    TOO_MANY_TABLES: "you (or your address) made as many tables as the host allows for now",
+    REFUSED: "the table did not let you back into the seat, or nobody could be asked (the connection ends)",
     # The engine's codes (engine.errors), for actions and table settings:
     "invalid": "the action's text or object could not be read (bad card text...)",
     "illegal": "a well-formed action that the rules do not allow now",
@@ -111,10 +124,12 @@ CODES: dict[str, str] = {
 class ProtocolError(Exception):
     """A line or a request the host refuses: ``code`` (stable, for programs) and a short message (for people)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reply_to: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reply_to = reply_to
+        """The ``type`` of the message refused, when it could be read."""
 
     @classmethod
     def of(cls, err: ParlourError) -> ProtocolError:
@@ -159,6 +174,12 @@ def seconds(high: float) -> Check:
         return float(value)
 
     return check
+
+
+def boolean(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise _bad(name, "true or false", value)
+    return value
 
 
 def optional(inner: Check) -> Check:
@@ -235,12 +256,28 @@ class Hello(Message):
         "name": _name_field,
         "password": optional(text(SHORT_LIMIT, empty=True)),
         "token": optional(text(SHORT_LIMIT)),
+        "max_protocol": optional(whole(0, MAX_INT)),
+        "seen": optional(whole(0, MAX_INT)),
+        "ask": optional(boolean),
     }
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"password", "token"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"password", "token", "max_protocol", "seen", "ask"})
     protocol: int
+    """The oldest version the client speaks (the only one, without ``max_protocol``)."""
     name: str
     password: str | None = None
     token: str | None = None
+    max_protocol: int | None = None
+    """The newest version the client speaks (version 2): the host answers in the newest both speak."""
+    seen: int | None = None
+    """With ``token`` (version 2): how many events of the table's match the client has; only the rest is sent."""
+    ask: bool | None = None
+    """(Version 2) The name is of a player away from a seat in play and the client has no token: ask the table to
+    let this connection back into that seat."""
+
+    def speaks(self, oldest: int, newest: int) -> int | None:
+        """The newest version both this client and a host speaking ``oldest``..``newest`` speak (None: none)."""
+        high = min(newest, self.max_protocol if self.max_protocol is not None else self.protocol)
+        return high if high >= max(oldest, self.protocol) else None
 
 
 @dataclass(frozen=True)
@@ -263,7 +300,7 @@ class Create(Message):
     TYPE: ClassVar[str] = "create"
     CHECKS: ClassVar[Mapping[str, Check]] = {
         "game": text(SHORT_LIMIT),
-        "players": whole(1, MAX_SEATS),
+        "players": whole(0, MAX_INT),  # how many the game allows is the game's to say (bad_option)
         "preset": optional(text(SHORT_LIMIT)),
         "variants": listed(text(SHORT_LIMIT), MAX_VARIANTS),
         "bots": listed(optional(text(SHORT_LIMIT)), MAX_SEATS),
@@ -370,6 +407,16 @@ class Bye(Message):
     TYPE: ClassVar[str] = "bye"
 
 
+@dataclass(frozen=True)
+class LetIn(Message):
+    """(Version 2) The answer to an ``asking``: let the person who asks by name back into the seat, or not."""
+
+    TYPE: ClassVar[str] = "let_in"
+    CHECKS: ClassVar[Mapping[str, Check]] = {"request": text(SHORT_LIMIT), "allow": boolean}
+    request: str
+    allow: bool
+
+
 CLIENT_MESSAGES: dict[str, type[Message]] = {
     cls.TYPE: cls
     for cls in (
@@ -391,6 +438,7 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
         Hint,
         Next,
         Bye,
+        LetIn,
     )
 }
 
@@ -415,13 +463,32 @@ def _finite(text_: str) -> float:
     return value
 
 
+_LARGEST_DIGITS = len(str(int(sys.float_info.max)))
+
+
+def _whole(text_: str) -> int:
+    """A JSON integer, refused (as a float would be) when it is too large for a double."""
+    digits = len(text_) - text_.startswith("-")
+    if digits > _LARGEST_DIGITS or abs(value := int(text_)) > sys.float_info.max:
+        raise ValueError(f"{text_[:20]}... is too large")
+    return value
+
+
+def content_length(raw: bytes | str) -> int:
+    """The length of a line without its ending (``\n``, or ``\r\n``): what :data:`MAX_LINE` limits."""
+    end = 0
+    if raw[-1:] in (b"\n", "\n"):
+        end = 2 if raw[-2:] in (b"\r\n", "\r\n") else 1
+    return len(raw) - end
+
+
 def load_object(raw: bytes | str) -> dict[str, Any]:
     """One line as a JSON object (its trailing newline allowed); ProtocolError for anything else."""
-    if len(raw) > MAX_LINE + 2:
+    if content_length(raw) > MAX_LINE:
         raise ProtocolError(LINE_TOO_LONG, f"a line is at most {MAX_LINE} bytes")
     text_ = decode_text(raw)
     try:
-        data = json.loads(text_, parse_constant=_no_constants, parse_float=_finite)
+        data = json.loads(text_, parse_constant=_no_constants, parse_float=_finite, parse_int=_whole)
     except (ValueError, RecursionError):
         raise ProtocolError(BAD_JSON, f"the line is not JSON: {echo(text_, 80)}") from None
     if not isinstance(data, dict):
@@ -437,12 +504,16 @@ def parse_line(raw: bytes | str) -> Message:
     if cls is None:
         raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {echo(kind, 60)}")
     values: dict[str, Any] = {}
-    for name, check in cls.CHECKS.items():
-        if name not in data:
-            if name in cls.OPTIONAL:
-                continue
-            raise ProtocolError(BAD_FIELD, f"{cls.TYPE} needs the field {name!r}")
-        values[name] = check(data[name], name)
+    try:
+        for name, check in cls.CHECKS.items():
+            if name not in data:
+                if name in cls.OPTIONAL:
+                    continue
+                raise ProtocolError(BAD_FIELD, f"{cls.TYPE} needs the field {name!r}")
+            values[name] = check(data[name], name)
+    except ProtocolError as err:
+        err.reply_to = cls.TYPE
+        raise
     return cls(**values)
 
 
@@ -492,6 +563,10 @@ HOST_MESSAGES = frozenset(
         "ping",
         "pong",
         "bye",
+        # version 2
+        "clock",
+        "asking",
+        "waiting",
     }
 )
 """The ``type`` of every message a host sends."""

@@ -37,6 +37,7 @@ import dataclasses
 import hmac
 import json
 import logging
+import math
 import random
 import secrets
 import time
@@ -46,12 +47,13 @@ from pathlib import Path
 from typing import Any
 
 from engine import codec
-from engine.errors import ParlourError
+from engine.errors import ParlourError, echo
 from engine.events import Event
 from engine.lan import protocol as p
 from engine.lan.host import TableHost
 from engine.lan.session import LocalSession
 from engine.match import MatchOver, RoundOver
+from engine.names import name_key
 from engine.records.paths import move_aside, one_line
 from engine.records.saves import SaveProblem, load_saved, remove_save, store_match
 from engine.registry import check_level, difficulties, get_entry
@@ -80,6 +82,8 @@ class Player:
     prompt_pending: bool = False
     away_since: float | None = None
     timers: list[asyncio.TimerHandle] = field(default_factory=list)
+    created: list[float] = field(default_factory=list)
+    """When this player made its tables of the last minute (a cap on how fast one makes tables)."""
     restored: bool = False
     """Kept in a table saved before the host restarted, and not back yet: its name alone takes it back (its client
     may have stopped with the host, and its token with it)."""
@@ -112,6 +116,8 @@ class LobbyTable:
     level: str
     seats: list[SeatSlot]
     creator: Player
+    address: str = "?"
+    """The address its creator made it from (a cap on the tables of one address)."""
     spectators: list[Player] = field(default_factory=list)
     host: TableHost | None = None
     over: bool = False
@@ -200,6 +206,14 @@ class Connection:
         self.reader = reader
         self.writer = writer
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=server.queue_limit)
+        self.queued = 0
+        """Bytes in :attr:`queue` not yet handed to the transport (bounded by the server's ``queue_bytes``)."""
+        self.protocol = p.OLDEST_PROTOCOL
+        """The version agreed in the handshake."""
+        self.welcomed = False
+        """The handshake is over: this connection is a player's (until then it counts among the unwelcomed)."""
+        self.ask: _Ask | None = None
+        """Its request to be let back into a seat, while it waits for the answer."""
         self.player: Player | None = None
         self.closing = False
         self.errors = 0
@@ -208,6 +222,9 @@ class Connection:
         self._writer_task: asyncio.Task[None] | None = None
         peer = writer.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else "?"
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        """The peer's address without its port: what limits per address count."""
+        self.opened = time.monotonic()
 
     # -- out --------------------------------------------------------------------------------------------------
     def send(self, data: dict[str, Any]) -> None:
@@ -217,11 +234,17 @@ class Connection:
         """Queue one line made already (with its newline)."""
         if self.closing:
             return
+        if self.queued + len(line) > self.server.queue_bytes:
+            log.warning("%s: %d bytes wait to be sent to it (it does not read): dropped", self.peer, self.queued)
+            self.abort()
+            return
         try:
             self.queue.put_nowait(line)
         except asyncio.QueueFull:
             log.warning("%s: its outgoing queue is full (it does not read): dropped", self.peer)
             self.abort()
+            return
+        self.queued += len(line)
 
     async def _write(self) -> None:
         try:
@@ -231,6 +254,7 @@ class Connection:
                 while not self.queue.empty() and None not in batch:
                     batch.append(self.queue.get_nowait())
                 lines = [b for b in batch if b is not None]
+                self.queued -= sum(len(b) for b in lines)
                 if lines:
                     self.writer.writelines(lines)
                     self.sent_lines += len(lines)
@@ -293,6 +317,8 @@ class Connection:
             return None
         if not raw or not raw.endswith(b"\n"):
             return None
+        if p.content_length(raw) > p.MAX_LINE:  # (the reader's limit lets a line end in \r\n)
+            raise p.ProtocolError(p.LINE_TOO_LONG, f"a line is at most {p.MAX_LINE} bytes")
         self.last_heard = time.monotonic()
         return raw
 
@@ -308,12 +334,15 @@ class Connection:
             first = message.TYPE
             if not isinstance(message, p.Hello):
                 raise p.ProtocolError(p.HELLO_FIRST, "the first message must be a hello")
-            self.player = server.welcome(self, message)
+            player = server.welcome(self, message)
+            if player is None:  # asking the table to let it back in: the answer decides
+                player = await server.wait_let_in(self)
+            self.player = player
         except TimeoutError:
             self.finish(p.error(p.TIMEOUT, "no hello in time"))
             return
         except p.ProtocolError as err:
-            self.finish(p.error(err.code, err.message, first))
+            self.finish(p.error(err.code, err.message, err.reply_to or first))
             return
         # Then any message, each answered or refused; a silent peer is pinged, then dropped.
         while not self.closing:
@@ -337,7 +366,7 @@ class Connection:
                 reply_to = message.TYPE
                 server.handle(self, message)
             except p.ProtocolError as err:
-                refusal = p.error(err.code, err.message, reply_to)
+                refusal = p.error(err.code, err.message, err.reply_to or reply_to)
             except ParlourError as err:  # the engine's refusal (an action, a table's settings), with its own code
                 refusal = p.error(err.code, str(err), reply_to)
             except Exception:  # a bug: keep it in the log, tell the client something short, never a traceback
@@ -365,12 +394,22 @@ class LanServer:
         peer_timeout: float = 45.0,
         hello_timeout: float = 10.0,
         drain_timeout: float = 10.0,
-        queue_limit: int = 2000,
+        queue_limit: int = 0,
+        queue_bytes: int = 4 * 1024 * 1024,
         resume_window: float = 120.0,
         takeover_after: float = 60.0,
         pace: float = 0.0,
         seed: int | None = None,
         max_connections: int = 512,
+        max_unwelcomed: int = 128,
+        max_unwelcomed_per_address: int = 16,
+        max_tables: int = 1000,
+        tables_per_address: int = 32,
+        tables_per_minute: int = 10,
+        password_tries: int = 5,
+        password_window: float = 60.0,
+        ask_timeout: float = 60.0,
+        owner: str | None = None,
         keep: Path | None = None,
     ) -> None:
         self.name = name
@@ -380,14 +419,40 @@ class LanServer:
         self.hello_timeout = hello_timeout
         self.drain_timeout = drain_timeout
         self.queue_limit = queue_limit
+        """The most messages queued for one connection (0: no count, only :attr:`queue_bytes`)."""
+        self.queue_bytes = queue_bytes
+        """The most bytes queued for one connection: a client that does not read is dropped past it."""
         self.resume_window = resume_window
         self.takeover_after = takeover_after
         self.pace = pace
         self.max_connections = max_connections
-        self.rng = random.Random(seed)
+        """The most players' connections (welcomed ones)."""
+        self.max_unwelcomed = max_unwelcomed
+        """The most connections that have not been welcomed yet (counted apart: they never lock players out)."""
+        self.max_unwelcomed_per_address = max_unwelcomed_per_address
+        self.max_tables = max_tables
+        self.tables_per_address = tables_per_address
+        """The most tables not over whose creator came from one address."""
+        self.tables_per_minute = tables_per_minute
+        """The most tables one player may make in a minute."""
+        self.password_tries = password_tries
+        self.password_window = password_window
+        """``password_tries`` wrong passwords from one address within this many seconds: it must wait the rest."""
+        self.ask_timeout = ask_timeout
+        """How long a person asking by name to be let back into a seat waits for an answer."""
+        self.owner = owner
+        """The name of the host's own player (``parlour host``), asked when nobody at a table can be."""
+        # Table codes, seeds and tokens are secret: a seed tells every card to come. A seed given (tests, the
+        # protocol's example session) makes the codes and seeds repeatable instead.
+        self.rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
         self.connections: set[Connection] = set()
+        self.unwelcomed: set[Connection] = set()
         self.players: dict[str, Player] = {}
-        """By name, case-folded."""
+        """By :func:`~engine.names.name_key` (names that look alike are one name)."""
+        self._failures: dict[str, list[float]] = {}
+        """Wrong passwords (their times) per address, within the last ``password_window`` seconds."""
+        self._asks: dict[str, _Ask] = {}
+        """Requests to be let back into a seat, by request id."""
         self.tokens: dict[str, Player] = {}
         self.tables: dict[str, LobbyTable] = {}
         self._server: asyncio.base_events.Server | None = None
@@ -410,7 +475,8 @@ class LanServer:
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         """Listen on ``host``:``port`` (0: any free port); the bound port. OSError if the port is in use."""
         self._loop = asyncio.get_running_loop()
-        self._server = await asyncio.start_server(self._accept, host, port, limit=p.MAX_LINE)
+        # The reader's limit counts the line's ending too: a line of MAX_LINE bytes may end in \r\n.
+        self._server = await asyncio.start_server(self._accept, host, port, limit=p.MAX_LINE + 1)
         sockets = self._server.sockets
         self.port = int(sockets[0].getsockname()[1]) if sockets else port
         log.info("listening on %s:%d", host, self.port)
@@ -419,11 +485,27 @@ class LanServer:
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = Connection(self, reader, writer)
-        if len(self.connections) >= self.max_connections:
-            log.warning("%s: refused, %d connections already", conn.peer, len(self.connections))
+        if self._closing:
+            writer.close()
+            return
+        if len(self.connections) - len(self.unwelcomed) >= self.max_connections:
+            log.warning("%s: refused, %d players connected already", conn.peer, self.max_connections)
             writer.write(p.line(p.error(p.HOST_FULL, "this host is full: try again later")))
             writer.close()
             return
+        from_there = [c for c in self.unwelcomed if c.address == conn.address]
+        if len(from_there) >= self.max_unwelcomed_per_address:
+            log.warning("%s: refused, %d connections from there have not said hello", conn.peer, len(from_there))
+            writer.write(p.line(p.error(p.HOST_FULL, "too many connections from your address: try again later")))
+            writer.close()
+            return
+        if len(self.unwelcomed) >= self.max_unwelcomed:
+            # The oldest silent connection makes room: it has had the longest to say hello.
+            oldest = min(self.unwelcomed, key=lambda c: c.opened)
+            log.info("%s: dropped, it had not said hello and the host is busy", oldest.peer)
+            self.unwelcomed.discard(oldest)
+            oldest.finish(p.error(p.TIMEOUT, "no hello in time"))
+        self.unwelcomed.add(conn)
         self.connections.add(conn)
         task = asyncio.current_task()
         if task is not None:
@@ -436,6 +518,7 @@ class LanServer:
             conn.abort()
         finally:
             self.connections.discard(conn)
+            self.unwelcomed.discard(conn)
             if task is not None:
                 self._tasks.discard(task)
             self._gone(conn)
@@ -471,37 +554,168 @@ class LanServer:
         self.tables.clear()
 
     # -- the handshake ----------------------------------------------------------------------------------------
-    def welcome(self, conn: Connection, hello: p.Hello) -> Player:
-        if hello.protocol != p.PROTOCOL:
-            raise p.ProtocolError(p.PROTOCOL_VERSION, f"this host speaks protocol {p.PROTOCOL}, not {hello.protocol}")
-        if self.password is not None and not hmac.compare_digest(
-            (hello.password or "").encode("utf-8"), self.password.encode("utf-8")
-        ):
-            raise p.ProtocolError(p.BAD_PASSWORD, "wrong password")
+    def welcome(self, conn: Connection, hello: p.Hello) -> Player | None:
+        """Welcome ``conn`` as a new player or back as an earlier one; ProtocolError to refuse it. None: the hello
+        asks the table to let it back into a seat, and :meth:`wait_let_in` waits for the answer."""
+        version = hello.speaks(p.OLDEST_PROTOCOL, p.PROTOCOL)
+        if version is None:
+            spoken = f"{hello.protocol}" if hello.max_protocol is None else f"{hello.protocol} to {hello.max_protocol}"
+            raise p.ProtocolError(
+                p.PROTOCOL_VERSION, f"this host speaks protocol {p.OLDEST_PROTOCOL} to {p.PROTOCOL}, not {spoken}"
+            )
+        conn.protocol = version
+        if len(self.connections) - len(self.unwelcomed) >= self.max_connections:
+            raise p.ProtocolError(p.HOST_FULL, "this host is full: try again later")
+        self._check_password(conn, hello.password)
         if hello.token is not None:
             player = self.tokens.get(hello.token)
             if player is None:
                 raise p.ProtocolError(p.BAD_TOKEN, "that token is unknown here or its time ran out")
-            self._resume(conn, player)
+            self._resume(conn, player, hello.seen)
             return player
         name = p.player_name(hello.name)
-        kept = self.players.get(name.casefold())
-        if kept is not None and kept.restored and kept.conn is None:
-            self._resume(conn, kept)  # a player of a table kept across a restart, back under its name
-            return kept
+        kept = self.players.get(name_key(name))
+        if kept is not None and kept.conn is None and not _holds_cards(kept):
+            self._expire(kept)  # away, with nothing of theirs to keep secret: the name is free again
+            kept = None
         if kept is not None:
-            raise p.ProtocolError(p.NAME_TAKEN, f"someone here is already called {name}")
+            if kept.conn is None and hello.ask and conn.protocol >= 2:
+                self._ask(conn, kept, name)
+                return None
+            if kept.conn is None:
+                raise p.ProtocolError(
+                    p.NAME_TAKEN,
+                    f"{kept.name} is away from a seat in play here: come back with your token, or ask the table to "
+                    "let you back in",
+                )
+            raise p.ProtocolError(p.NAME_TAKEN, f"someone here is already called {kept.name}")
         player = Player(name=name, token=secrets.token_urlsafe(18), conn=conn)
-        self.players[name.casefold()] = player
+        self.players[name_key(name)] = player
         self.tokens[player.token] = player
+        self._welcomed(conn)
         conn.send(self._welcome_data(player, resumed=False))
         log.info("%s: welcome %s", conn.peer, name)
         return player
 
+    def _welcomed(self, conn: Connection) -> None:
+        conn.welcomed = True
+        self.unwelcomed.discard(conn)
+
+    def _check_password(self, conn: Connection, password: str | None) -> None:
+        """Refuse a missing or wrong password, and any try from an address that made too many wrong ones lately."""
+        if self.password is None:
+            return
+        now = time.monotonic()
+        tries = [t for t in self._failures.get(conn.address, ()) if now - t < self.password_window]
+        if len(tries) >= self.password_tries:
+            wait = math.ceil(self.password_window - (now - tries[0]))
+            raise p.ProtocolError(p.SLOW_DOWN, f"too many wrong passwords from your address: try again in {wait} s")
+        if password is None:
+            raise p.ProtocolError(p.BAD_PASSWORD, "this host needs a password")
+        if hmac.compare_digest(password.encode("utf-8"), self.password.encode("utf-8")):
+            return
+        tries.append(now)
+        self._failures.pop(conn.address, None)
+        self._failures[conn.address] = tries  # (newest last: the oldest address goes first below)
+        while len(self._failures) > MAX_ADDRESSES:
+            del self._failures[next(iter(self._failures))]
+        raise p.ProtocolError(p.BAD_PASSWORD, "wrong password")
+
+    # -- let back in by name ----------------------------------------------------------------------------------
+    def _ask(self, conn: Connection, kept: Player, name: str) -> None:
+        """``conn`` gave the name of ``kept``, away from a seat in play, without its token: ask someone at the table
+        (its creator, else the host's own player, else another person there) whether it is them."""
+        table = kept.table
+        assert table is not None and kept.seat is not None
+        if any(ask.player is kept for ask in self._asks.values()):
+            raise p.ProtocolError(p.REFUSED, f"someone is already asking to be let back in as {kept.name}")
+        asked = self._who_decides(table, kept)
+        if asked is None:
+            raise p.ProtocolError(
+                p.REFUSED,
+                "nobody at the table can let you back in now: come back with your token, or try again later",
+            )
+        loop = asyncio.get_running_loop()
+        ask = _Ask(request=secrets.token_urlsafe(9), conn=conn, player=kept, asked=asked, done=loop.create_future())
+        self._asks[ask.request] = ask
+        conn.ask = ask
+        self._welcomed(conn)  # (it said hello: it is no silent connection, and waits its answer's time)
+        conn.send(
+            {
+                "type": "waiting",
+                "table": table.code,
+                "seat": kept.seat,
+                "asked": asked.name,
+                "message": f"{asked.name} is asked whether to let you back into seat {kept.seat + 1} at {table.code}",
+            }
+        )
+        asked.send(
+            {
+                "type": "asking",
+                "request": ask.request,
+                "table": table.code,
+                "seat": kept.seat,
+                "name": name,
+                "address": conn.address,
+                "timeout": self.ask_timeout,
+            }
+        )
+        log.info("%s asks to be let back in as %s; %s is asked", conn.peer, kept.name, asked.name)
+
+    def _who_decides(self, table: LobbyTable, kept: Player) -> Player | None:
+        def can(person: Player | None) -> bool:
+            return (
+                person is not None
+                and person is not kept
+                and person.conn is not None
+                and person.conn.protocol >= 2
+                and person.table is table
+            )
+
+        owner = self.players.get(name_key(self.owner)) if self.owner is not None else None
+        if can(table.creator):
+            return table.creator
+        if owner is not None and owner is not kept and owner.conn is not None and owner.conn.protocol >= 2:
+            return owner  # (the host's own player, wherever it is)
+        return next((person for person in table.people() if can(person)), None)
+
+    async def wait_let_in(self, conn: Connection) -> Player:
+        """Wait (at most ``ask_timeout``) for the answer to ``conn``'s request; its player, or ProtocolError."""
+        ask = conn.ask
+        assert ask is not None
+        try:
+            try:
+                allowed = await asyncio.wait_for(asyncio.shield(ask.done), self.ask_timeout)
+            except TimeoutError:
+                raise p.ProtocolError(p.REFUSED, f"{ask.asked.name} did not answer in time") from None
+            kept = ask.player
+            if not allowed:
+                raise p.ProtocolError(p.REFUSED, f"{ask.asked.name} did not let you back in")
+            if kept.conn is not None or self.tokens.get(kept.token) is not kept or not _holds_cards(kept):
+                raise p.ProtocolError(p.REFUSED, f"the seat of {kept.name} is no longer waiting for them")
+            # A new token: whoever held the old one (lost, or copied) cannot use it any more.
+            del self.tokens[kept.token]
+            kept.token = secrets.token_urlsafe(18)
+            self.tokens[kept.token] = kept
+            log.info("%s: let back in as %s by %s", conn.peer, kept.name, ask.asked.name)
+            self._resume(conn, kept, None)
+            if kept.table is not None:
+                self._save(kept.table)  # (its token has changed)
+            return kept
+        finally:
+            self._asks.pop(ask.request, None)
+            conn.ask = None
+
+    def _on_let_in(self, player: Player, message: p.LetIn) -> None:
+        ask = self._asks.get(message.request)
+        if ask is None or ask.asked is not player or ask.done.done():
+            raise p.ProtocolError(p.BAD_FIELD, f"no request {echo(message.request, 20)} waits for your answer")
+        ask.done.set_result(message.allow)
+
     def _welcome_data(self, player: Player, *, resumed: bool) -> dict[str, Any]:
         return {
             "type": "welcome",
-            "protocol": p.PROTOCOL,
+            "protocol": player.conn.protocol if player.conn is not None else p.OLDEST_PROTOCOL,
             "name": player.name,
             "token": player.token,
             "host": self.name,
@@ -511,7 +725,10 @@ class LanServer:
             "table": player.table.code if player.table is not None else None,
         }
 
-    def _resume(self, conn: Connection, player: Player) -> None:
+    def _resume(self, conn: Connection, player: Player, seen: int | None) -> None:
+        """``conn`` is ``player``'s now (it had its token, or was let back in); ``seen``: how many of the match's
+        events the client has already (version 2), so only the rest is sent."""
+        self._welcomed(conn)
         old = player.conn
         if old is not None and old is not conn:
             old.player = None
@@ -535,7 +752,7 @@ class LanServer:
                     table.host.seat_bot(player.seat, None)
                     slot.taken_over = False
                     self._set_clock(table)
-            self._attach(player)
+            self._attach(player, seen=seen)
         self._broadcast_table(table)
 
     def _gone(self, conn: Connection) -> None:
@@ -559,7 +776,7 @@ class LanServer:
             return
         log.info("%s did not come back in time", player.name)
         self._leave(player)
-        self.players.pop(player.name.casefold(), None)
+        self.players.pop(name_key(player.name), None)
         self.tokens.pop(player.token, None)
 
     def _take_over(self, player: Player) -> None:
@@ -594,7 +811,7 @@ class LanServer:
     def _on_bye(self, player: Player, message: p.Bye) -> None:
         conn = player.conn
         self._leave(player)
-        self.players.pop(player.name.casefold(), None)
+        self.players.pop(name_key(player.name), None)
         self.tokens.pop(player.token, None)
         if conn is not None:
             conn.player = None
@@ -614,6 +831,7 @@ class LanServer:
     def _on_create(self, player: Player, message: p.Create) -> None:
         if player.table is not None:
             raise p.ProtocolError(p.ALREADY_AT_TABLE, f"you are at table {player.table.code}: leave it first")
+        self._may_make_table(player)
         entry = get_entry(message.game)
         game = entry.game
         game.check_players(message.players)
@@ -638,8 +856,10 @@ class LanServer:
             level=check_level(game, message.level) if message.level else difficulties(game)[0],
             seats=[SeatSlot(bot=level.strip().lower() if level else None) for level in bots],
             creator=player,
+            address=player.conn.address if player.conn is not None else "?",
             clock=message.clock,
         )
+        player.created.append(time.monotonic())
         self.tables[table.code] = table
         player.table = table
         if message.seat is None:
@@ -649,6 +869,20 @@ class LanServer:
             table.seats[message.seat].player = player
         log.info("%s made table %s (%s, %d seats)", player.name, table.code, entry.key, message.players)
         self._broadcast_table(table)
+
+    def _may_make_table(self, player: Player) -> None:
+        """Refuse a new table past the host's caps: in all, per address, per player and minute."""
+        if len(self.tables) >= self.max_tables:
+            raise p.ProtocolError(p.TOO_MANY_TABLES, f"this host has {len(self.tables)} tables, as many as it takes")
+        address = player.conn.address if player.conn is not None else "?"
+        mine = sum(1 for table in self.tables.values() if table.address == address and not table.over)
+        if mine >= self.tables_per_address:
+            raise p.ProtocolError(p.TOO_MANY_TABLES, f"{mine} tables made from your address are open or in play")
+        now = time.monotonic()
+        player.created[:] = [t for t in player.created if now - t < 60.0]
+        if len(player.created) >= self.tables_per_minute:
+            made = len(player.created)
+            raise p.ProtocolError(p.TOO_MANY_TABLES, f"you made {made} tables in a minute: wait a little")
 
     def _table(self, code: str) -> LobbyTable:
         table = self.tables.get(code)
@@ -703,6 +937,7 @@ class LanServer:
         table = self._table(message.table)
         if player.table is table:
             if player.seat is None:
+                player.send({"type": "table", "table": table.summary()})  # already watching: the answer it waits for
                 return
             raise p.ProtocolError(p.ALREADY_AT_TABLE, "you are seated here: stand first")
         if player.table is not None:
@@ -797,6 +1032,7 @@ class LanServer:
             variants=table.variants,
             pace=self.pace,
         )
+        table.match = f"{self.rng.getrandbits(64):016x}"
         log.info("table %s started", table.code)
         self._keep_table(table)
         self._watch(table)
@@ -810,10 +1046,10 @@ class LanServer:
 
     @staticmethod
     def _bot_name(table: LobbyTable, seat: int) -> str:
-        taken = {slot.player.name.casefold() for slot in table.seats if slot.player is not None}
+        taken = {name_key(slot.player.name) for slot in table.seats if slot.player is not None}
         for name in ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Juno"):
-            if name.casefold() not in taken:
-                taken.add(name.casefold())
+            if name_key(name) not in taken:
+                taken.add(name_key(name))
                 if seat == 0:
                     return name
                 seat -= 1
@@ -830,8 +1066,13 @@ class LanServer:
             raise p.ProtocolError(p.NOT_STARTED, "the game at your table has not started")
         if player.seat is None:
             raise p.ProtocolError("not_your_turn", "a spectator cannot play")
-        if message.version is not None and message.version != table.host.table.state.version:
-            raise p.ProtocolError("not_your_turn", "that answers an old snapshot")
+        now = table.host.table.state.version
+        if message.version is not None and message.version != now:
+            if player.conn is None or player.conn.protocol < 2:
+                raise p.ProtocolError("not_your_turn", "that answers an old snapshot")
+            if message.version > now:
+                raise p.ProtocolError(p.BAD_FIELD, f"version {message.version} is ahead of the table's ({now})")
+            raise p.ProtocolError(p.STALE, f"the table has moved on since version {message.version} (now {now})")
         action = message.action if isinstance(message.action, str) else codec.decode(message.action)
         player.session.submit(action)
 
@@ -876,32 +1117,50 @@ class LanServer:
         player.session.ready()
 
     # -- a game's events to the connections ---------------------------------------------------------------------
-    def _attach(self, player: Player) -> None:
-        """Connect ``player`` to its table's host: the table's information, the seat's events (the history first)
-        and a full snapshot."""
+    def _attach(self, player: Player, seen: int | None = None) -> None:
+        """Connect ``player`` to its table's host: the table's information, the seat's events (the history first,
+        less the first ``seen`` a resuming client says it has) and a full snapshot."""
         table = player.table
         assert table is not None and table.host is not None and self._loop is not None
         self._detach(player)
         session = table.host.connect(player.seat)
         player.session = session
         player.prompted = -1
-        # Never the seed: with it, a client could deal every card still to come.
-        info = dataclasses.replace(session.info, seed=None)
-        player.send({"type": "started", "table": table.code, "info": codec.encode(info), "match": table.match})
         loop = self._loop
         host = table.host
+        history: list[tuple[Event, int]] = []
+        count = [-1]
+        """How many events the seat's stream has had; -1 while the history is being replayed into ``history``."""
 
         def got(event: Event) -> None:  # on the bot thread (or this one), under the host's lock
             version = host.table.state.version  # the action's (under the lock): a snapshot this new shows the event
+            if count[0] < 0:
+                history.append((event, version))
+                return
+            seq, count[0] = count[0], count[0] + 1
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is listening any more
-                loop.call_soon_threadsafe(self._deliver, player, session, event, version)
+                loop.call_soon_threadsafe(self._deliver, player, session, event, version, seq)
 
         # The history replayed and the snapshot taken under the host's lock: the snapshot shows exactly those
         # events, and goes out right after them (the loop runs callbacks in the order they were scheduled).
         def taken(snap: Snapshot) -> None:  # under the host's lock: queued before any later event
+            count[0] = len(history)
             loop.call_soon(self._send_snapshot, player, session, True, snap)
 
         player.stop_events = host.subscribe_with_snapshot(player.seat, got, taken)
+        # (On this loop's thread: whatever came after the history is scheduled, so it goes out after this.)
+        skip = seen if seen is not None and seen <= len(history) else 0
+        # Never the seed: with it, a client could deal every card still to come.
+        info = dataclasses.replace(session.info, seed=None)
+        started: dict[str, Any] = {"type": "started", "table": table.code, "info": codec.encode(info)}
+        started["match"] = table.match
+        if player.conn is not None and player.conn.protocol >= 2:
+            started["from"] = skip
+        player.send(started)
+        for seq, (event, version) in enumerate(history[skip:], start=skip):
+            self._deliver(player, session, event, version, seq)
+        if table.turn is not None and table.turn_timer is not None:
+            self._send_clock(table, [player])
 
     def _detach(self, player: Player) -> None:
         if player.stop_events is not None:
@@ -911,11 +1170,12 @@ class LanServer:
             player.session.close()
             player.session = None
 
-    def _deliver(self, player: Player, session: LocalSession, event: Event, version: int) -> None:
+    def _deliver(self, player: Player, session: LocalSession, event: Event, version: int, seq: int) -> None:
         if player.session is not session:
             return
         table = player.table
-        player.send_line(self._event_line(table.code if table else None, event, version))
+        numbered = player.conn is not None and player.conn.protocol >= 2
+        player.send_line(self._event_line(table.code if table else None, event, version, seq if numbered else None))
         if isinstance(event, MatchOver) and table is not None and not table.over:
             table.over = True
             self._broadcast_table(table)
@@ -926,7 +1186,7 @@ class LanServer:
                 person.prompt_pending = True
                 asyncio.get_running_loop().call_soon(self._send_snapshot, person, person.session, False)
 
-    def _event_line(self, code: str | None, event: Event, version: int) -> bytes:
+    def _event_line(self, code: str | None, event: Event, version: int, seq: int | None = None) -> bytes:
         """The ``event`` message for ``event``: a public event reaches every seat as the same object, so its JSON is
         made once (the cache holds the event itself, so an id is never reused while it is in there)."""
         key = id(event)
@@ -935,7 +1195,10 @@ class LanServer:
             if len(self._encoded) >= 4096:
                 self._encoded.clear()
             cached = self._encoded[key] = (event, codec.dumps(event))
-        head = json.dumps({"type": "event", "table": code, "version": version}, separators=(",", ":"))[:-1]
+        fields: dict[str, Any] = {"type": "event", "table": code, "version": version}
+        if seq is not None:
+            fields["seq"] = seq
+        head = json.dumps(fields, separators=(",", ":"))[:-1]
         return f'{head},"event":{cached[1]}}}\n'.encode()
 
     def _send_snapshot(
@@ -1010,6 +1273,21 @@ class LanServer:
             loop = asyncio.get_running_loop()
             table.turn_deadline = loop.time() + table.clock
             table.turn_timer = loop.call_later(table.clock, self._turn_clock_ran_out, table, *turn)
+            self._send_clock(table, table.people())
+
+    def _send_clock(self, table: LobbyTable, people: list[Player], *, ran_out: bool = False) -> None:
+        """Tell ``people`` (those speaking version 2) how long the seat to move has left, or that its time ran out."""
+        if table.turn is None:
+            return
+        seat, version = table.turn
+        left = 0.0 if ran_out else round(max(0.0, table.turn_deadline - asyncio.get_running_loop().time()), 3)
+        message: dict[str, Any] = {"type": "clock", "table": table.code, "seat": seat, "version": version}
+        message["seconds"] = left
+        if ran_out:
+            message["ran_out"] = True
+        for person in people:
+            if person.conn is not None and person.conn.protocol >= 2:
+                person.send(message)
 
     def _time_left(self, table: LobbyTable, seat: int, version: int) -> float:
         """The seconds ``seat`` has left to act at ``version``: what a prompt carries so a client can count down."""
@@ -1029,6 +1307,7 @@ class LanServer:
         if not table.clocked(seat) or host.position != (seat, version):
             return
         log.info("table %s: seat %d's clock ran out, a %s bot moves for it", table.code, seat, table.level)
+        self._send_clock(table, table.people(), ran_out=True)
         host.play_once(seat, version, table.level)
 
     def _round_clock_ran_out(self, table: LobbyTable, rounds: int) -> None:
@@ -1159,7 +1438,7 @@ class LanServer:
             if not isinstance(person, dict) or not isinstance(person.get("token"), str):
                 raise ValueError(f"seat {seat}'s person is not a name and a token")
             name = p.player_name(person.get("name"))
-            if name.casefold() in self.players or person["token"] in self.tokens:
+            if name_key(name) in self.players or person["token"] in self.tokens:
                 raise ValueError(f"{name} is at another table")
             player = Player(name=name, token=person["token"], seat=seat, away_since=time.monotonic(), restored=True)
             players.append(player)
@@ -1185,7 +1464,7 @@ class LanServer:
             if table.seats[player.seat].is_bot:
                 host.seat_bot(player.seat, None)  # it was taken over while its person was away: theirs again
             player.table = lobby
-            self.players[player.name.casefold()] = player
+            self.players[name_key(player.name)] = player
             self.tokens[player.token] = player
         host.hold([player.seat for player in players if player.seat is not None])
         lobby.host = host
@@ -1203,3 +1482,24 @@ class LanServer:
 
 def _is_code(text: str) -> bool:
     return len(text) == 4 and all(letter in CODE_LETTERS for letter in text)
+
+
+MAX_ADDRESSES = 4096
+"""The most addresses whose wrong passwords are remembered (the oldest are forgotten first)."""
+
+
+def _holds_cards(player: Player) -> bool:
+    """Whether ``player`` has a seat in a match in play: a seat whose cards only its player may see."""
+    table = player.table
+    return table is not None and table.host is not None and player.seat is not None and not table.over
+
+
+@dataclass(eq=False)
+class _Ask:
+    """A connection that gave the name of a player away from a seat in play, waiting to be let back in."""
+
+    request: str
+    conn: Connection
+    player: Player
+    asked: Player
+    done: asyncio.Future[bool]

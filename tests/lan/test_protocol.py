@@ -62,6 +62,15 @@ EXAMPLES: list[tuple[dict[str, Any], p.Message]] = [
     ({"type": "hint"}, p.Hint()),
     ({"type": "next"}, p.Next()),
     ({"type": "bye"}, p.Bye()),
+    (
+        {"type": "hello", "protocol": 1, "max_protocol": 2, "name": "Ann", "token": "abc", "seen": 12},
+        p.Hello(1, "Ann", token="abc", max_protocol=2, seen=12),
+    ),
+    (
+        {"type": "hello", "protocol": 1, "max_protocol": 2, "name": "Ann", "ask": True},
+        p.Hello(1, "Ann", max_protocol=2, ask=True),
+    ),
+    ({"type": "let_in", "request": "r1", "allow": False}, p.LetIn("r1", False)),
 ]
 
 
@@ -110,7 +119,9 @@ def test_line_is_one_utf8_json_object_per_line() -> None:
         ('{"type": "hello", "protocol": true, "name": "Ann"}', p.BAD_FIELD),
         ('{"type": "hello", "protocol": 1, "name": 7}', p.BAD_FIELD),
         ('{"type": "hello", "protocol": 1, "name": "A", "token": ""}', p.BAD_FIELD),
-        ('{"type": "create", "game": "big2", "players": 0}', p.BAD_FIELD),
+        ('{"type": "create", "game": "big2", "players": -1}', p.BAD_FIELD),
+        ('{"type": "create", "game": "big2", "players": 1e400}', p.BAD_JSON),
+        ('{"type": "create", "game": "big2", "players": ' + "9" * 400 + "}", p.BAD_JSON),
         ('{"type": "create", "game": "big2", "players": 4.0}', p.BAD_FIELD),
         ('{"type": "create", "game": "big2", "players": 4, "bots": "easy"}', p.BAD_FIELD),
         ('{"type": "create", "game": "big2", "players": 4, "bots": [1]}', p.BAD_FIELD),

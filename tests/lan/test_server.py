@@ -49,7 +49,7 @@ async def test_welcome() -> None:
     async with running(name="Den") as server:
         c = await LanClient.connect("127.0.0.1", server.port)
         welcome = await c.hello("Ann")
-        assert welcome["protocol"] == p.PROTOCOL and welcome["name"] == "Ann" and welcome["host"] == "Den"
+        assert welcome["protocol"] == 1 and welcome["name"] == "Ann" and welcome["host"] == "Den"
         assert welcome["resumed"] is False and welcome["table"] is None
         assert isinstance(welcome["token"], str) and len(welcome["token"]) >= 16
         await c.send({"type": "ping"})
@@ -65,7 +65,8 @@ async def test_welcome() -> None:
 @pytest.mark.parametrize(
     ("hello", "code"),
     [
-        ({"protocol": 2, "name": "Ann"}, p.PROTOCOL_VERSION),
+        ({"protocol": 3, "name": "Ann"}, p.PROTOCOL_VERSION),
+        ({"protocol": 0, "max_protocol": 0, "name": "Ann"}, p.PROTOCOL_VERSION),
         ({"protocol": 0, "name": "Ann"}, p.PROTOCOL_VERSION),
         ({"protocol": 1, "name": "Ann"}, p.BAD_PASSWORD),
         ({"protocol": 1, "name": "Ann", "password": "wrong"}, p.BAD_PASSWORD),
