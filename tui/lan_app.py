@@ -82,13 +82,6 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
             self.notify("The connection to the host dropped: coming back…", severity="warning", markup=False)
         elif kind == "resumed":
             self.notify("Back at the host.", markup=False)
-        elif kind == "clock" and "version" not in data:  # the host's old form of the message (no seat, no version)
-            seconds = float(data.get("seconds", 0))
-            self.notify(
-                f"Your move: {seconds:.0f} s on the clock, then a bot plays it for you.",
-                timeout=min(max(seconds - 1, 1), 6),
-                markup=False,
-            )
         elif kind == "clock" and (table := table_in_stack(self)) is not None:
             table.hear_clock(data)  # (the table watches the session too: this covers a clock heard before it did)
         if self.lobby.is_attached:

@@ -410,6 +410,11 @@ class SessionScreen(StyledOnce, Screen[None]):
             return
         self._clock = note
         self._clock_deadline = self.now() + note.seconds
+        snap = self.snapshot
+        fresh = snap is None or snap.version <= note.version  # (not a copy heard after the move was made)
+        if note.seat == self.me and fresh and not self._clock_notified:
+            self._clock_notified = True
+            self.notify(clock_notice(note.seconds), timeout=6, markup=False)
 
     def _clock_line(self, line: str) -> list[str]:
         seat, self._clock_moved = self._clock_moved, None
@@ -427,16 +432,14 @@ class SessionScreen(StyledOnce, Screen[None]):
         return clock.seat, max(0, math.ceil(self._clock_deadline - self.now()))
 
     def _clock_drawn(self) -> None:
-        """After the table is drawn: the notice of your clock (once a turn), and the next tick of the countdown."""
+        """After the table is drawn: the next tick of the countdown (and, once another seat is to move, the notice
+        of your clock may be given again)."""
         snap = self.snapshot
         if snap is not None and snap.to_move != self.me:
             self._clock_notified = False
         if snap is not None and self._clock is not None and snap.version > self._clock.version:
             self._clock = None  # the table has moved on: that clock is over
         shown = self.clock_shown()
-        if shown is not None and shown[0] == self.me and not self._clock_notified:
-            self._clock_notified = True
-            self.notify(clock_notice(self._clock_deadline - self.now()), timeout=6, markup=False)
         if self._clock_timer is not None:
             self._clock_timer.stop()
             self._clock_timer = None
