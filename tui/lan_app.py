@@ -26,7 +26,7 @@ from tui.games import screen_class
 from tui.lan_records import keep_lan_records
 from tui.messages import MainMenu, PlayAgain
 from tui.screen_styles import StylesOnDemand, app_css_path
-from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands
+from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands, table_in_stack
 from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
 from tui.screens.session_screen import SessionScreen
 
@@ -87,13 +87,8 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
             self.notify("Back at the host.", markup=False)
         elif kind == "asking":
             self._asked(data)
-        elif kind == "clock":
-            seconds = float(data.get("seconds", 0))
-            self.notify(
-                f"Your move: {seconds:.0f} s on the clock, then a bot plays it for you.",
-                timeout=min(max(seconds - 1, 1), 6),
-                markup=False,
-            )
+        elif kind == "clock" and (table := table_in_stack(self)) is not None:
+            table.hear_clock(data)  # (the table watches the session too: this covers a clock heard before it did)
         if self.lobby.is_attached:
             self.lobby.heard(data)
 
@@ -212,8 +207,9 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         if isinstance(screen, SessionScreen):
             yield from screen.commands()
             yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
-            yield SystemCommand(
-                "Back to the lobby", "Leave this table (m; a bot takes your seat)", lambda: self.action_leave("menu")
+            leaving = (
+                "Stop watching this table (m)" if screen.watching else "Leave this table (m; a bot takes your seat)"
             )
+            yield SystemCommand("Back to the lobby", leaving, lambda: self.action_leave("menu"))
         if not is_settings_screen(screen):
             yield SystemCommand("Settings", "Theme and card faces", self.open_settings_dialog)

@@ -27,6 +27,8 @@ from tui.screens.confirm import ConfirmScreen
 from tui.screens.lobby import CreateTableScreen, LobbyScreen
 from tui.screens.reveal import RevealScreen
 from tui.screens.session_screen import SessionScreen
+from tui.widgets.event_log import EventLog
+from tui.widgets.hand import HandStrip
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lan"))
 from lan_helpers import WAIT, ServerThread
@@ -230,7 +232,7 @@ async def test_chat_at_the_table_and_the_turn_clock(server: ServerThread) -> Non
             assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
 
             def told() -> bool:
-                return any("on the clock" in str(n.message) for n in app._notifications)
+                return any("then a bot plays it for you" in str(n.message) for n in app._notifications)
 
             assert await wait_for(pilot, told, tries=1000), "no word of the turn clock"
             # Nobody presses anything: the clock plays both seats, and Ann's seat stays hers.
@@ -278,3 +280,89 @@ async def test_a_player_who_drops_is_told_about_at_the_table() -> None:
         cleo.close()
         ann.close()
         server.stop()
+
+
+def counting(table: SessionScreen, app: LanApp) -> list[str]:
+    """Whose clock the table counts down now, if its seconds are on the screen."""
+    shown = table.clock_shown()
+    if shown is None or f"{shown[1]} s" not in screen_text(app):
+        return []
+    return [table.names[shown[0]]]
+
+
+def clock_lines(app: LanApp) -> list[str]:
+    screen = next((s for s in app.screen_stack if isinstance(s, SessionScreen)), None)
+    logs = screen.query(EventLog) if screen is not None else []
+    return [line for log in logs for line in log.lines_written if line.startswith("The clock ran out")]
+
+
+async def test_the_turn_clock_on_screen_over_the_lan(server: ServerThread) -> None:
+    """Issue 25, point 4, end to end: at a clocked table nobody plays; Ann's screen shows the seconds left beside the
+    seat to move (hers and Cleo's), Ann is told once a turn, and each move the clock made is logged as a bot's."""
+    cleo = NetworkSession.connect("127.0.0.1", server.port, "Cleo")
+    # Big Two: a deal lasts longer than the test, so no end-of-deal dialog opens as the app closes.
+    code = cleo.create("big2", 2, bots=[None, None], clock=1.0)
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    app = LanApp(ann, table=code)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await sit_from_the_lobby(pilot, app, cleo, code)
+            cleo.start()
+            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            table = app.screen
+            assert isinstance(table, SessionScreen)
+            assert await wait_for(pilot, lambda: table.is_mounted and table.snapshot is not None)
+            counted: set[str] = set()
+            for _ in range(3000):
+                counted.update(counting(table, app))
+                lines = clock_lines(app)
+                mine = [line for line in lines if line.startswith("The clock ran out: a bot ")]
+                hers = [line for line in lines if line.startswith("The clock ran out for Cleo: a bot ")]
+                if mine and hers and counted == {"Ann", "Cleo"}:
+                    break
+                await pilot.pause(0.01)
+            assert counted == {"Ann", "Cleo"}, counted
+            assert mine and all("for you" in line for line in mine), lines
+            assert hers and all("for them" in line for line in hers), lines
+            log = next(s for s in app.screen_stack if isinstance(s, SessionScreen)).query_one(EventLog)
+            assert not any(line.startswith(("You play", "You pass")) for line in log.lines_written)
+            told = [str(n.message) for n in app._notifications if "then a bot plays it for you" in str(n.message)]
+            assert 1 <= len(told) <= len(mine) + 1, told
+    finally:
+        cleo.close()
+        ann.close()
+
+
+async def test_a_spectator_over_the_lan_sees_the_clock_and_leaves_unasked(server: ServerThread) -> None:
+    """Issue 25, point 5, end to end: Ann watches a table in play (``--table`` of a full table): no hand, no moves,
+    Cleo's clock counted down and her clock's move logged as a bot's; m leads back to the lobby without a question."""
+    cleo = NetworkSession.connect("127.0.0.1", server.port, "Cleo")
+    code = cleo.create("big2", 2, bots=[None, "easy"], clock=1.5)
+    cleo.start()
+    cleo.wait_started(WAIT)
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    app = LanApp(ann, table=code)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            table = app.screen
+            assert isinstance(table, SessionScreen) and table.watching and ann.info.seat is None
+            assert await wait_for(pilot, lambda: table.is_mounted and table.snapshot is not None)
+            assert await wait_for(pilot, lambda: counting(table, app) == ["Cleo"], tries=1000)
+            assert not table.query(HandStrip).first().display
+            assert {k for k, b in table.active_bindings.items() if b.binding.show} <= {
+                "r",
+                "m",
+                "q",
+                "question_mark",
+                "ctrl+t",
+            }
+            assert await wait_for(pilot, lambda: bool(clock_lines(app)), tries=1000)
+            assert clock_lines(app)[0].startswith("The clock ran out for Cleo: a bot ")
+            assert not [n for n in app._notifications if "Your move" in str(n.message)]
+            await pilot.press("m")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann.table is None)
+            assert not any(isinstance(screen, ConfirmScreen) for screen in app.screen_stack)
+    finally:
+        cleo.close()
+        ann.close()

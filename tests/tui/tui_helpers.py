@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
+from textual.app import App, CSSPathType
 from textual.pilot import Pilot
 
+from engine.session import Session
+from tui.games import screen_class
+from tui.messages import MainMenu
+from tui.screen_styles import StylesOnDemand, app_css_path
+from tui.screens.confirm import Navigation
 from tui.screens.session_screen import SessionScreen
 from tui.screens.table import TableScreen
 
@@ -54,3 +61,29 @@ async def settled(pilot: Pilot) -> bool:
         return bool(bars) and bars.first().is_mounted and pilot.app.title in str(bars.first().render())
 
     return await wait_for(pilot, titled)
+
+
+class TableApp(StylesOnDemand, Navigation, App[None]):
+    """The smallest app around one table screen for ``session`` (a seat's or a spectator's), its chains unpaced;
+    ``left`` records where the table asked to go (``m`` posts MainMenu)."""
+
+    CSS_PATH: ClassVar[CSSPathType | None] = app_css_path()
+    MENU_LABEL = "Lobby"
+    chain_pace = 0.0
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.left: list[str] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(screen_class(self.session.entry)(self.session))
+
+    def on_main_menu(self, message: MainMenu) -> None:
+        message.stop()
+        self.left.append("lobby")
+
+
+def plain_screen(app: App[None]) -> str:
+    """What the screen shows, as text (from the SVG screenshot: spaces come out as no-break spaces)."""
+    return app.export_screenshot().replace("&#160;", " ").replace("\xa0", " ")

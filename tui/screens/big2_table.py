@@ -36,6 +36,7 @@ from tui.widgets.event_log import EventLog
 from tui.widgets.hand import HandStrip
 from tui.widgets.quiet import set_border, set_text
 from tui.widgets.room import TableRoom
+from tui.widgets.seats import clock_text
 from tui.words import and_list, count_of, who
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class Big2TableScreen(SessionScreen):
     """Measured (three or four players): the smallest terminal the table is complete at (tests/tui/test_layout.py)."""
     AUTO_FOCUS = "#hand"
     STATUS_ID = "b2-status"
+    SEAT_ACTIONS: ClassVar[frozenset[str]] = frozenset({"cursor", "toggle_card", "clear_selection", "sort"})
     # No priority bindings: every key goes the same way (to the focused hand, then up to the screen), so a burst
     # such as "right space enter" is applied in the order it was typed.
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -121,6 +123,10 @@ class Big2TableScreen(SessionScreen):
     def set_up(self) -> None:
         self.query_one(EventLog).can_focus = False
         self.query_one("#b2-felt").border_title = "On the table"
+        if self.watching:  # the table as the public sees it: no hand of yours, no moves
+            for widget in self.query("#hand, #b2-actions, #b2-status"):
+                widget.display = False
+            self.query_one(HandStrip).can_focus = False
         enc = big2_encoding(self.options)
         hand = self.query_one(HandStrip)
         hand.set_order(
@@ -185,17 +191,17 @@ class Big2TableScreen(SessionScreen):
     def render_snapshot(self, snapshot: Snapshot) -> None:
         view = snapshot.view
         assert isinstance(view, Big2View)
-        self.query_one(Big2Seats).show(view, self.names, thinking=self.thinking)
+        clock = self.clock_shown()
+        self.query_one(Big2Seats).show(view, self.names, thinking=self.thinking, clock=clock)
         hand = self.query_one(HandStrip)
         hand.show(view.hand)
         order = "rank" if hand.sort == "rank" else "suit"
         me = who(self.me, self.names, self.me, start=True) if self.me is not None else "Watching"
         mine = view.totals[self.me] if self.me is not None else 0
-        set_border(
-            hand,
-            Content(f"{me} · {count_of(len(view.hand), 'card')} · by {order} (o)"),
-            f"total {signed(mine)} · deal {view.deal} of {view.options.deals}",
-        )
+        title = Content(f"{me} · {count_of(len(view.hand), 'card')} · by {order} (o)")
+        if clock is not None and clock[0] == self.me:
+            title = Content.assemble(clock_text(clock[1]), " ", title)
+        set_border(hand, title, f"total {signed(mine)} · deal {view.deal} of {view.options.deals}")
         hand.set_class(view.to_move == self.me, "-to-move")
         set_text(self.query_one("#b2-play", Static), self._table_text(view))
         set_text(self.query_one("#b2-turn", Static), self._turn_text(view))
@@ -289,6 +295,8 @@ class Big2TableScreen(SessionScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A move you cannot make now is greyed (None): pressed anyway, it says why in the status line."""
+        if self.hides(action):
+            return False
         if action in TURN_ACTIONS:
             return True if self._may(action) else None
         if action == "clear_selection":
@@ -312,7 +320,8 @@ class Big2TableScreen(SessionScreen):
             yield SystemCommand("Pass", "Pass this turn (x)", self.action_pass_turn)
         if self._may("hint"):
             yield SystemCommand("Hint", "Select what the hard computer player would play (h)", self.action_hint)
-        yield SystemCommand("Sort hand", "By rank or by suit (o)", self.action_sort)
+        if not self.watching:
+            yield SystemCommand("Sort hand", "By rank or by suit (o)", self.action_sort)
 
     def _explain(self, text: str) -> None:
         self.refuse(text)

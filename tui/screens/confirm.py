@@ -2,8 +2,9 @@
 
 :class:`Navigation` is mixed into both apps (local play and LAN play), so the same keys do the same thing on every
 screen: ``q`` (and ``ctrl+q``) quits, ``m`` goes back to the menu (or the lobby) from a table, each asking first
-while a match is in progress; ``?`` shows every key of the screen. A screen that needs one of those letters for
-itself (the Joker dialog names the Queen with ``q``) binds it, and its own binding wins; ``ctrl+q`` still quits.
+while a match is in progress (not a spectator, who leaves nothing behind); ``?`` shows every key of the screen. A
+screen that needs one of those letters for itself (the Joker dialog names the Queen with ``q``) binds it, and its
+own binding wins; ``ctrl+q`` still quits.
 """
 
 from __future__ import annotations
@@ -113,8 +114,8 @@ class Navigation:
         table = table_in_stack(self)
         if where == "menu" and table is None:
             return
-        if table is None or not table.in_progress:
-            self.leave_now(where)
+        if table is None or not table.in_progress or table.watching:
+            self.leave_now(where)  # (a spectator leaves nothing behind: no seat, no match of theirs)
             return
         question = "Quit Parlour?" if where == "quit" else f"Back to the {self.MENU_LABEL.lower()}?"
         detail = self.LEAVE_DETAIL

@@ -52,7 +52,7 @@ from tui.widgets.hand import HandStrip
 from tui.widgets.quiet import set_border, set_text
 from tui.widgets.rank_seats import RankSeats, waiting_on
 from tui.widgets.room import TableRoom
-from tui.widgets.seats import THINKING
+from tui.widgets.seats import THINKING, clock_text
 from tui.words import who, winner_sentence
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ class RankTableScreen(SessionScreen):
     """Measured (ten players): the smallest terminal the table is complete at (tests/tui/test_layout.py)."""
     STATUS_ID = "rk-status"
     AUTO_FOCUS = "#hand"
+    SEAT_ACTIONS: ClassVar[frozenset[str]] = frozenset({"cursor", "cursor_end", "sort"})
     BINDINGS: ClassVar[list[BindingType]] = [
         *turn_keys(
             Binding("enter", "play", "Play", tooltip="Play the chosen card"),
@@ -159,6 +160,10 @@ class RankTableScreen(SessionScreen):
     def set_up(self) -> None:
         self.query_one(EventLog).can_focus = False
         self.query_one("#rk-felt").border_title = "The pile"
+        if self.watching:  # the table as the public sees it: no hand of yours, no moves
+            for widget in self.query("#hand, #rk-actions, #rk-status"):
+                widget.display = False
+            self.query_one(HandStrip).can_focus = False
         self.query_one(HandStrip).set_order(by_rank, by_suit)
 
     # -- events in -----------------------------------------------------------------------------------------------
@@ -226,7 +231,8 @@ class RankTableScreen(SessionScreen):
             self._message = None  # the explanation was about an earlier moment
         mine = self.my_turn
         thinking = self.thinking
-        self.query_one(RankSeats).show(view, self.names, self.me, thinking=thinking)
+        clock = self.clock_shown()
+        self.query_one(RankSeats).show(view, self.names, self.me, thinking=thinking, clock=clock)
         hand = self.query_one(HandStrip)
         hand.show(view.hand)
         playable = self._playable() if mine and view.phase is RankPhase.PLAY else []
@@ -238,11 +244,10 @@ class RankTableScreen(SessionScreen):
         me = who(self.me, self.names, self.me, start=True) if self.me is not None else "Watching"
         count = len(view.hand)
         points = view.penalties[self.me] if self.me is not None and self.me < len(view.penalties) else 0
-        set_border(
-            hand,
-            Content(f"{me} · {count} card{'s' * (count != 1)} · by {hand.sort} (o)"),
-            f"{penalty_text(points)} · deal {view.deal} of {view.deals}",
-        )
+        title = Content(f"{me} · {count} card{'s' * (count != 1)} · by {hand.sort} (o)")
+        if clock is not None and clock[0] == self.me:
+            title = Content.assemble(clock_text(clock[1]), " ", title)
+        set_border(hand, title, f"{penalty_text(points)} · deal {view.deal} of {view.deals}")
         hand.set_class(mine, "-to-move")
         self._draw_top()
         set_text(self.query_one("#rk-piles", Static), self._piles_text(view))
@@ -357,6 +362,8 @@ class RankTableScreen(SessionScreen):
     # -- your moves ----------------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A move you cannot make now is greyed (None): pressed anyway, it is refused in words (``explain``)."""
+        if self.hides(action):
+            return False
         legal = self.legal
         if action == "play":
             chosen = self._chosen() if legal else None
@@ -376,7 +383,8 @@ class RankTableScreen(SessionScreen):
             yield SystemCommand("Draw", "Draw a card (d)", self.action_draw)
         if PASS in legal and self.view.phase is RankPhase.PLAY:
             yield SystemCommand("Pass", "Pass: nothing can be played or drawn (x)", self.action_pass_turn)
-        yield SystemCommand("Sort hand", "By rank or by suit (o)", self.action_sort)
+        if not self.watching:
+            yield SystemCommand("Sort hand", "By rank or by suit (o)", self.action_sort)
 
     def refuse(self, text: str) -> None:
         """Say why a key does nothing now, once, in the status line; nothing is sent."""

@@ -8,6 +8,13 @@ thread. The match layer's markers drive the shared parts: at :class:`~engine.mat
 the game's end-of-round dialog opens; when the player closes it the screen tells the session it is ``ready`` (the
 host's bots wait for that) and goes on; after the last round come the results.
 
+A LAN table may have a turn clock: the host's ``clock`` messages (``hear_clock``, from the session's ``watch`` on
+the connection's thread, so they are queued in order with the events) say when a seat's clock starts and when it
+ran out. The seconds left are shown beside the seat to move (``clock_shown``), counted down here once a second;
+the person whose move it is gets one notice; and the first line the log writes after a clock ran out tells that
+a bot made that move (:func:`tui.describe_clock.ran_out_line`). A spectator (``watching``: no seat) sees the table
+as the public does: no hand, no moves.
+
 A game's table subclasses :class:`SessionScreen` and fills in the hooks: what an event means to it (``handle``),
 how the table is laid out and drawn (``compose_table``, ``render_snapshot``), the end-of-round dialog
 (``round_dialog``) and the match summary (``summary``).
@@ -15,9 +22,12 @@ how the table is laid out and drawn (``compose_table``, ``render_snapshot``), th
 
 from __future__ import annotations
 
+import math
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
@@ -26,6 +36,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Static
@@ -35,6 +46,7 @@ from engine.events import Event
 from engine.game import Action
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
+from tui.describe_clock import clock_notice, ran_out_line
 from tui.messages import EngineEvent, MainMenu, PlayAgain
 from tui.screens.quick import StyledOnce, preset_breakpoints
 from tui.widgets.event_log import EventLog
@@ -63,6 +75,34 @@ back to the menu, or to the lobby at a LAN table (one of each pair is hidden, se
 
 REFUSAL_SECONDS = 6.0
 """How long a refusal stays in the status line (unless the table changes first)."""
+
+
+@dataclass(frozen=True)
+class ClockNote:
+    """A ``clock`` message of the host, queued with the events: ``seat``'s clock for the moment ``version`` started
+    with ``seconds`` left, or (``ran_out``) ran out, and a bot makes that move (its events follow)."""
+
+    seat: int
+    version: int
+    seconds: float
+    ran_out: bool = False
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> ClockNote | None:
+        """The note of a ``clock`` message, or None when it is not one this screen can use."""
+        seat, version, seconds = data.get("seat"), data.get("version"), data.get("seconds", 0)
+        if data.get("type") != "clock" or not isinstance(seat, int) or not isinstance(version, int):
+            return None
+        if isinstance(seat, bool) or isinstance(version, bool) or isinstance(seconds, bool):
+            return None
+        if not isinstance(seconds, int | float) or not math.isfinite(seconds):
+            return None
+        return cls(seat, version, max(0.0, float(seconds)), bool(data.get("ran_out", False)))
+
+
+@dataclass
+class ClockHeard(Message):
+    """A clock message was queued for the screen (posted from whatever thread heard it)."""
 
 
 def turn_keys(*bindings: Binding) -> list[BindingType]:
@@ -107,8 +147,20 @@ class SessionScreen(StyledOnce, Screen[None]):
         self.names: tuple[str, ...] = tuple(info.names)
         self.me: int | None = info.seat
         self.round = 0
-        self._inbox: deque[Event] = deque()
+        self._inbox: deque[Event | ClockNote] = deque()
         self._inbox_lock = threading.Lock()
+        self._clocks_heard: deque[ClockNote] = deque(maxlen=8)
+        """The last clock notes queued (the same message may come twice: from the session and from the app)."""
+        self._clock: ClockNote | None = None
+        """The turn clock running (its note), until the table moves on or it runs out."""
+        self._clock_deadline = 0.0
+        """When it runs out, in :attr:`now`'s time."""
+        self._clock_timer: Timer | None = None
+        self._clock_notified = False
+        """The notice of your clock was given this turn (it is given again once another seat has moved)."""
+        self._clock_moved: int | None = None
+        """The seat a bot is moving for, its clock having run out: the log's next line tells it so."""
+        self._stop_watching: Callable[[], None] | None = None
         self._round_over: RoundOver | None = None
         """The round just over, from its marker until the player has closed its dialog."""
         self._match_over: MatchOver | None = None
@@ -196,14 +248,48 @@ class SessionScreen(StyledOnce, Screen[None]):
     def title_text(self) -> str:
         return self.session.entry.title
 
+    now: Callable[[], float] = staticmethod(time.monotonic)
+    """The clock the turn clock is counted down on (tests give a screen their own)."""
+
+    @property
+    def watching(self) -> bool:
+        """A spectator's screen: no seat, so no hand and no moves; leaving asks nothing."""
+        return self.me is None
+
+    def hides(self, action: str) -> bool:
+        """Is ``action`` one a spectator is not offered (a move, a hint, a hand's key)? Each game's ``check_action``
+        asks first, so the footer, the keys panel and the command palette offer a spectator none of them."""
+        return self.watching and action in self.HAND_ACTIONS
+
+    HAND_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    """The actions of a seat's moves and hand (filled in for each game's table from its ``turn_keys``, plus the
+    hand's own keys it names in ``SEAT_ACTIONS``)."""
+    SEAT_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    """A game's actions that belong to a seat's hand, besides its moves (cursor, selection, sorting)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        moves: set[str] = set()
+        for binding in cls.__dict__.get("BINDINGS", ()):
+            if isinstance(binding, Binding) and binding.action.startswith("explain("):
+                _, _, (inner, *_) = parse_action(binding.action)
+                if isinstance(inner, str):
+                    moves.add(parse_action(inner)[1])
+        if moves or cls.SEAT_ACTIONS:
+            cls.HAND_ACTIONS = frozenset(moves | cls.SEAT_ACTIONS | {"explain"})
+
     def on_mount(self) -> None:
         title = self.title_text
         self.sub_title = f"{title} · seed {self.seed}" if self.seed is not None else title
         self.query_one(EventLog).border_title = "What happened"
+        self.set_class(self.watching, "-watching")
         self.set_up()
+        watch = getattr(self.session, "watch", None)  # a LAN session: the host's clock messages, in order
+        if callable(watch):
+            self._stop_watching = watch(self.hear_clock)
         self._unsubscribe = self.session.subscribe(self._from_session)
         with self._inbox_lock:
-            history = list(self._inbox)
+            history = [item for item in self._inbox if not isinstance(item, ClockNote)]
         self._catching_up = len(history)
         self._stale_rounds = max(0, sum(isinstance(event, RoundOver) for event in history) - 1)
         self._drain()  # before the first frame: it shows the table as it is
@@ -221,6 +307,9 @@ class SessionScreen(StyledOnce, Screen[None]):
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._stop_watching is not None:
+            self._stop_watching()
+            self._stop_watching = None
 
     # -- events in -----------------------------------------------------------------------------------------------
     def _from_session(self, event: Event) -> None:
@@ -229,6 +318,29 @@ class SessionScreen(StyledOnce, Screen[None]):
             self._inbox.append(event)
         self.post_message(EngineEvent(event))
 
+    def hear_clock(self, data: dict[str, Any]) -> None:
+        """Take in a host message if it is a ``clock`` one (from any thread): queued with the events, in the order
+        heard, so a move the clock made is told after the note that it ran out. A note heard twice counts once."""
+        note = ClockNote.parse(data)
+        if note is None:
+            return
+        with self._inbox_lock:
+            if any(
+                (seen.seat, seen.version, seen.ran_out) == (note.seat, note.version, note.ran_out)
+                for seen in self._clocks_heard
+            ):
+                return
+            self._clocks_heard.append(note)
+            self._inbox.append(note)
+        self.post_message(ClockHeard())
+
+    def on_clock_heard(self, message: ClockHeard) -> None:
+        message.stop()
+        with self._inbox_lock:
+            pending = bool(self._inbox)
+        if pending:
+            self._drain()
+
     def on_engine_event(self, message: EngineEvent) -> None:
         message.stop()
         with self._inbox_lock:
@@ -236,7 +348,7 @@ class SessionScreen(StyledOnce, Screen[None]):
         if pending:  # else an earlier message's drain took this event too, and the table was drawn after it
             self._drain()
 
-    def _next_event(self) -> Event | None:
+    def _next_event(self) -> Event | ClockNote | None:
         with self._inbox_lock:
             return self._inbox.popleft() if self._inbox else None
 
@@ -247,6 +359,9 @@ class SessionScreen(StyledOnce, Screen[None]):
             if self._stepping or self._round_over is not None or self._results_shown or not self.is_attached:
                 return
             while (event := self._next_event()) is not None:
+                if isinstance(event, ClockNote):
+                    self._take_clock(event)
+                    continue
                 if isinstance(event, RoundStarted):
                     self.round = event.round
                 elif isinstance(event, MatchOver):
@@ -284,6 +399,70 @@ class SessionScreen(StyledOnce, Screen[None]):
                 if not self._inbox:
                     return
 
+    # -- the turn clock -------------------------------------------------------------------------------------------
+    def _take_clock(self, note: ClockNote) -> None:
+        """A clock note, in its turn in the queue: a clock to count down, or one that ran out."""
+        if note.ran_out:
+            if self._clock is not None and self._clock.seat == note.seat:
+                self._clock = None
+            self._clock_moved = note.seat
+            self.query_one(EventLog).rewrite_next(self._clock_line)
+            return
+        self._clock = note
+        self._clock_deadline = self.now() + note.seconds
+        snap = self.snapshot
+        fresh = snap is None or snap.version <= note.version  # (not a copy heard after the move was made)
+        if note.seat == self.me and fresh and not self._clock_notified:
+            self._clock_notified = True
+            self.notify(clock_notice(note.seconds), timeout=6, markup=False)
+
+    def _clock_line(self, line: str) -> list[str]:
+        seat, self._clock_moved = self._clock_moved, None
+        return ran_out_line(line, seat, self.names, self.me) if seat is not None else [line]
+
+    def clock_shown(self) -> tuple[int, int] | None:
+        """The turn clock to show now: (the seat to move, its whole seconds left), or None. A clock is for one
+        moment of the table: once the table drawn has moved on (another version, another seat to move), it is
+        not shown."""
+        clock, snap = self._clock, self.snapshot
+        if clock is None or snap is None or snap.over or not self.idle():
+            return None
+        if snap.version != clock.version or snap.to_move != clock.seat:
+            return None
+        return clock.seat, max(0, math.ceil(self._clock_deadline - self.now()))
+
+    def _clock_drawn(self) -> None:
+        """After the table is drawn: the next tick of the countdown (and, once another seat is to move, the notice
+        of your clock may be given again)."""
+        snap = self.snapshot
+        if snap is not None and snap.to_move != self.me:
+            self._clock_notified = False
+        if snap is not None and self._clock is not None and snap.version > self._clock.version:
+            self._clock = None  # the table has moved on: that clock is over
+        shown = self.clock_shown()
+        if self._clock_timer is not None:
+            self._clock_timer.stop()
+            self._clock_timer = None
+        if shown is not None and shown[1] > 0:
+            # The next tick when the whole seconds shown change (a clock may start at 29.6 s).
+            left = self._clock_deadline - self.now()
+            wait = left - (math.ceil(left) - 1)
+            self._clock_timer = self.set_timer(max(0.05, wait), self._clock_tick)
+
+    def _clock_tick(self) -> None:
+        self._clock_timer = None
+        if self.is_attached and self.snapshot is not None and self.idle():
+            self.draw_clock()
+            self._clock_drawn()
+
+    def draw_clock(self) -> None:
+        """Show the clock's new seconds: by default the table is drawn again from the snapshot it shows (the
+        game's widgets draw only what changed); the refusal in the status line stays."""
+        if self.snapshot is not None:
+            self.render_snapshot(self.snapshot)
+            if self._refusal is not None:
+                self._show_refusal(self._refusal[0])
+
     def _step_done(self) -> None:
         self._stepping = False
         self._drain()
@@ -299,6 +478,7 @@ class SessionScreen(StyledOnce, Screen[None]):
             else:
                 self._refusal = None
         self.refresh_bindings()
+        self._clock_drawn()
 
     @property
     def thinking(self) -> int | None:

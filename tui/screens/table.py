@@ -83,6 +83,10 @@ class TableScreen(SessionScreen):
                         yield Static("", id="match-info")
                 yield EventLog(id="log")
 
+    def set_up(self) -> None:
+        if self.watching:  # the table as the public sees it: no card of yours, no moves
+            self.query_one("#hand-area").display = False
+
     @on(TableRoom.Resized)
     def _room_resized(self, message: TableRoom.Resized) -> None:
         """Cards as large as the room allows: your card, and the seats' cards as faces when the seats are tall."""
@@ -93,7 +97,7 @@ class TableScreen(SessionScreen):
             size = "bigger" if room.has_class("-taller") else "big" if room.has_class("-tall") else "normal"
         self.query_one("#my-card", CardFace).resize_to(size)
         self.query_one(SeatRing).faces = room.has_class("-tall")
-        self.query_one("#felt").border_title = "Your card" if room.has_class("-wide") else ""
+        self.query_one("#felt").border_title = "Your card" if room.has_class("-wide") and not self.watching else ""
 
     @property
     def deck_action(self) -> str:
@@ -185,7 +189,7 @@ class TableScreen(SessionScreen):
     def render_snapshot(self, snapshot: Snapshot) -> None:
         view = snapshot.view
         assert isinstance(view, ChaseView)
-        self.query_one(SeatRing).show(view, self.names, self.me, thinking=self.thinking)
+        self.query_one(SeatRing).show(view, self.names, self.me, thinking=self.thinking, clock=self.clock_shown())
         alive = self.me is not None and view.alive(self.me)
         card_face = self.query_one("#my-card", CardFace)
         card_face.display = alive
@@ -222,6 +226,8 @@ class TableScreen(SessionScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A move you cannot make now is greyed (None); a dealer's move is not shown to the others at all, nor the
         dealer's other deck move."""
+        if self.hides(action):
+            return False
         if action in PLAY_ACTIONS:
             if action in ("swap", "cut") and (action != self.deck_action or not self._dealing()):
                 return False

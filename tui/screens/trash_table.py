@@ -170,11 +170,16 @@ class TrashTableScreen(SessionScreen):
 
     # -- layout --------------------------------------------------------------------------------------------------
     @property
+    def near(self) -> int:
+        """The seat whose layout is drawn large at the bottom: yours, or the first seat's when watching (the
+        others' layouts then fit across the top as they do for a player)."""
+        return self.me if self.me is not None else 0
+
+    @property
     def seat_order(self) -> list[int]:
-        """The other players in turn order after you (everyone, from seat 0, when watching)."""
-        me = self.me if self.me is not None else -1
-        start = me + 1 if self.me is not None else 0
-        return [(start + i) % self.players for i in range(self.players) if (start + i) % self.players != me]
+        """The other players in turn order after the :attr:`near` seat."""
+        near = self.near
+        return [(near + i) % self.players for i in range(1, self.players)]
 
     @property
     def piles_on_top(self) -> bool:
@@ -192,8 +197,7 @@ class TrashTableScreen(SessionScreen):
                 with Vertical(id="tr-mine"):
                     if not self.piles_on_top:
                         yield Static("", id="tr-piles")
-                    if self.me is not None:
-                        yield LayoutPanel(self.me, "medium", mine=True)
+                    yield LayoutPanel(self.near, "medium", mine=True)
                     yield Static("", id="tr-turn")
                     with Horizontal(id="tr-actions"):
                         # The buttons take no focus: the keys go to the screen's bindings.
@@ -210,6 +214,9 @@ class TrashTableScreen(SessionScreen):
 
     def set_up(self) -> None:
         self.query_one(EventLog).can_focus = False
+        if self.watching:  # the table as the public sees it: no moves (and no layout of yours)
+            for widget in self.query("#tr-actions, #tr-status"):
+                widget.display = False
 
     @on(TableRoom.Resized)
     def _room_resized(self, message: TableRoom.Resized) -> None:
@@ -343,6 +350,7 @@ class TrashTableScreen(SessionScreen):
         mine = live and self.my_turn
         thinking = self.thinking if live else None
         picking = mine and view.phase is TrashPhase.KING and view.to_move == self.me
+        clock = self.clock_shown() if live else None
         for panel in self.query(LayoutPanel):
             seat = panel.seat
             if seat >= len(view.layouts):
@@ -354,6 +362,7 @@ class TrashTableScreen(SessionScreen):
                 picking=picking and seat == self.me,
                 fresh=self._fresh[1] if self._fresh is not None and self._fresh[0] == seat else None,
                 subtitle=self._seat_subtitle(view, seat, thinking == seat),
+                clock=clock[1] if clock is not None and clock[0] == seat else None,
             )
         set_text(self.query_one("#tr-piles", Static), self._piles_text(view))
         set_text(self.query_one("#tr-turn", Static), self._turn_text(view, mine, thinking))
@@ -491,6 +500,8 @@ class TrashTableScreen(SessionScreen):
     # -- your choices --------------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A move you cannot make now is greyed (None): pressed anyway, it is refused in words (``explain``)."""
+        if self.hides(action):
+            return False
         legal = self.legal
         if action == "draw" and parameters:
             return True if Draw(str(parameters[0])) in legal else None

@@ -17,13 +17,13 @@ class Big2Seat(Static):
         super().__init__(id=f"b2seat-{seat}", classes="b2seat")
         self.seat = seat
 
-    def show(self, view: Big2View, name: str, *, thinking: bool = False) -> None:
+    def show(self, view: Big2View, name: str, *, thinking: bool = False, clock: int | None = None) -> None:
         seat = self.seat
         to_move = view.to_move == seat
         count = view.counts[seat]
         self.set_class(to_move, "-to-move")
         self.set_class(count == 1, "-last-card")
-        set_border(self, seat_title(name, to_move), f"total {signed(view.totals[seat])}")
+        set_border(self, seat_title(name, to_move, clock), f"total {signed(view.totals[seat])}")
         bar = Content.assemble(
             ("▮" * count, "$text-error" if count <= 2 else "$text-primary"), (f" {count} card{'s' * (count != 1)}", "")
         )
@@ -46,6 +46,14 @@ class Big2Seats(Horizontal):
     def __init__(self, seats: list[int], id: str | None = None) -> None:
         super().__init__(*(Big2Seat(seat) for seat in seats), id=id)
 
-    def show(self, view: Big2View, names: tuple[str, ...], thinking: int | None = None) -> None:
+    def show(
+        self,
+        view: Big2View,
+        names: tuple[str, ...],
+        thinking: int | None = None,
+        clock: tuple[int, int] | None = None,
+    ) -> None:
+        """Draw every seat; ``clock``: (the seat, its seconds left) when a turn clock runs."""
         for box in self.query(Big2Seat):
-            box.show(view, names[box.seat], thinking=thinking == box.seat)
+            seconds = clock[1] if clock is not None and clock[0] == box.seat else None
+            box.show(view, names[box.seat], thinking=thinking == box.seat, clock=seconds)

@@ -7,6 +7,7 @@ a RichLog keeps its lines as wrapped when written, so a log that narrowed would 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rich.style import Style
 from rich.text import Text
@@ -31,6 +32,7 @@ class EventLog(RichLog):
         """The width the lines were last wrapped to (0: not yet known)."""
         self._variables: dict[str, str] | None = None
         """The theme's colours, asked of the app once per theme (working them out takes as long as a few lines)."""
+        self._rewrite_next: Callable[[str], list[str]] | None = None
 
     @property
     def lines_written(self) -> list[str]:
@@ -57,8 +59,14 @@ class EventLog(RichLog):
             self._write_line(line, emphasis)
 
     def add(self, line: str, *, emphasis: bool = False) -> None:
-        self._entries.append((line, emphasis))
-        self._write_line(line, emphasis)
+        rewrite, self._rewrite_next = self._rewrite_next, None
+        for text in rewrite(line) if rewrite is not None else (line,):
+            self._entries.append((text, emphasis))
+            self._write_line(text, emphasis)
+
+    def rewrite_next(self, rewrite: Callable[[str], list[str]] | None) -> None:
+        """Write the next line added as the lines ``rewrite`` makes of it (once; None: as it comes)."""
+        self._rewrite_next = rewrite
 
     def _write_line(self, line: str, emphasis: bool) -> None:
         text = Text(line, style=Style(bold=True) if emphasis else "")

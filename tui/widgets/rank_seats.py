@@ -57,7 +57,15 @@ class RankSeat(Static):
         self.compact = False
         """One line (the count, then where the seat stands or the bar), for two rows of seats in a short room."""
 
-    def show(self, view: RankView, names: Sequence[str], me: int | None, *, thinking: bool = False) -> None:
+    def show(
+        self,
+        view: RankView,
+        names: Sequence[str],
+        me: int | None,
+        *,
+        thinking: bool = False,
+        clock: int | None = None,
+    ) -> None:
         seat = self.seat
         to_move = view.to_move == seat and view.phase is not RankPhase.OVER
         count = view.counts[seat]
@@ -66,7 +74,7 @@ class RankSeat(Static):
         self.set_class(gone, "-out")
         self.set_class(view.pending == seat, "-pending")
         points = view.penalties[seat] if seat < len(view.penalties) else 0
-        set_border(self, seat_title(names[seat], to_move), f"{points} pt{'s' * (points != 1)}")
+        set_border(self, seat_title(names[seat], to_move, clock), f"{points} pt{'s' * (points != 1)}")
         where = standing(view, seat, names, me, thinking=thinking)
         colour = "$text-error" if count <= 2 else "$text-primary"
         if self.compact:
@@ -98,13 +106,22 @@ class RankSeats(Grid):
         self.styles.grid_size_rows = self.rows
         self.set_class(self.rows > 1, "-two-rows")
         self._compact = False
-        self._last: tuple[RankView, Sequence[str], int | None, int | None] | None = None
+        self._last: tuple[RankView, Sequence[str], int | None, int | None, tuple[int, int] | None] | None = None
 
-    def show(self, view: RankView, names: Sequence[str], me: int | None, thinking: int | None = None) -> None:
-        self._last = (view, names, me, thinking)
+    def show(
+        self,
+        view: RankView,
+        names: Sequence[str],
+        me: int | None,
+        thinking: int | None = None,
+        clock: tuple[int, int] | None = None,
+    ) -> None:
+        """Draw every seat; ``clock``: (the seat, its seconds left) when a turn clock runs."""
+        self._last = (view, names, me, thinking, clock)
         for box in self.query(RankSeat):
             box.compact = self._compact
-            box.show(view, names, me, thinking=thinking == box.seat)
+            seconds = clock[1] if clock is not None and clock[0] == box.seat else None
+            box.show(view, names, me, thinking=thinking == box.seat, clock=seconds)
 
     @property
     def compact(self) -> bool:

@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from engine.cards import Card
+from tui.describe_clock import seconds_text
 from tui.widgets.card import card_markup, face_rows
 from tui.widgets.quiet import set_border, set_text
 
@@ -19,10 +20,19 @@ THINKING = Content.styled("thinking…", "italic $text-accent")
 TO_PLAY = Content.styled("to play", "bold $text-accent")
 
 
-def seat_title(name: str, to_move: bool) -> Content:
-    """A seat box's border title; the arrow points out whose turn it is at every table. The name is plain text
+def clock_text(seconds: int) -> Content:
+    """The seconds left on the turn clock of the seat to move, as every table shows them beside the seat."""
+    return Content.styled(seconds_text(seconds), "bold $text-error" if seconds <= 10 else "bold $text-warning")
+
+
+def seat_title(name: str, to_move: bool, clock: int | None = None) -> Content:
+    """A seat box's border title; the arrow points out whose turn it is at every table, ``clock`` the seconds left
+    on its turn clock (None: no clock runs for it; shown only while the seat is to move). The name is plain text
     (what a player typed is never read as markup)."""
-    return Content(("▶ " if to_move else "") + name)
+    title = Content(("▶ " if to_move else "") + name)
+    if clock is None or not to_move:
+        return title
+    return Content.assemble(title, " ", clock_text(clock))
 
 
 class SeatBox(Static):
@@ -43,8 +53,10 @@ class SeatBox(Static):
         thinking: bool = False,
         revealed: dict[int, Card] | None = None,
         payers: frozenset[int] = frozenset(),
+        clock: int | None = None,
     ) -> None:
-        """Draw the seat from ``view``; ``revealed`` (the cards turned up at the end of a hand) overrides the card."""
+        """Draw the seat from ``view``; ``revealed`` (the cards turned up at the end of a hand) overrides the card;
+        ``clock``: the seconds left on its turn clock."""
         seat = self.seat
         alive = view.alive(seat)
         to_move = view.to_move == seat and revealed is None
@@ -52,7 +64,7 @@ class SeatBox(Static):
         self.set_class(to_move, "-to-move")
         self.set_class(seat == me, "-me")
         self.set_class(seat == view.dealer, "-dealer")
-        set_border(self, seat_title(name, to_move), "dealer" if seat == view.dealer and alive else "")
+        set_border(self, seat_title(name, to_move, clock), "dealer" if seat == view.dealer and alive else "")
         known = dict(view.known) if revealed is None else revealed
         if not alive:
             lives = Content.styled("out", "$text-disabled")
@@ -110,11 +122,21 @@ class SeatRing(Grid):
         thinking: int | None = None,
         revealed: dict[int, Card] | None = None,
         payers: frozenset[int] = frozenset(),
+        clock: tuple[int, int] | None = None,
     ) -> None:
-        self._last = (view, names, me, thinking, revealed, payers)
+        """Draw every seat; ``clock``: (the seat, its seconds left) when a turn clock runs."""
+        self._last = (view, names, me, thinking, revealed, payers, clock)
         for box in self.query(SeatBox):
             box.faces = self._faces
-            box.show(view, names[box.seat], me, thinking=thinking == box.seat, revealed=revealed, payers=payers)
+            box.show(
+                view,
+                names[box.seat],
+                me,
+                thinking=thinking == box.seat,
+                revealed=revealed,
+                payers=payers,
+                clock=clock[1] if clock is not None and clock[0] == box.seat else None,
+            )
 
     @property
     def faces(self) -> bool:

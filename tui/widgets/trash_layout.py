@@ -158,13 +158,14 @@ class LayoutPanel(Widget):
         picking: bool = False,
         fresh: int | None = None,
         subtitle: str = "",
+        clock: int | None = None,
     ) -> None:
         """Draw ``layout`` (slot i+1 at index i; its length is the layout's size: other slots are not drawn).
 
         ``picking``: the face-down slots are offered to click (a King is to be placed); ``fresh``: the slot that
-        changed last (drawn brighter while a chain plays)."""
+        changed last (drawn brighter while a chain plays); ``clock``: the seconds left on the seat's turn clock."""
         self.set_class(to_move, "-to-move")
-        set_border(self, seat_title(name, to_move), Content(subtitle))
+        set_border(self, seat_title(name, to_move, clock), Content(subtitle))
         cards = tuple(layout)
         if (cards, picking, fresh) != (self.layout_cards, self.picking, self.fresh):
             resized = len(cards) != len(self.layout_cards)
