@@ -233,9 +233,9 @@ def chat_text(value: Any, name: str) -> str:
 
 
 def _name_field(value: Any, name: str) -> str:
-    if not isinstance(value, str) or not value:
+    if not isinstance(value, str):
         raise _bad(name, "text", value)
-    return value  # checked as a name by the host, which answers bad_name and closes
+    return value  # checked as a name by the host (an empty one too), which answers bad_name and closes
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -562,6 +562,9 @@ class LanServer:
     async def close(self, timeout: float = 2.0) -> None:
         """Stop listening, say bye to every connection, stop every table; bounded by ``timeout``."""
         self._closing = True
+        for ask in self._asks.values():
+            if not ask.done.done():
+                ask.done.set_result(None)  # (void: its connection is told so as it closes)
         for table in self.tables.values():
             table.stop_clock()
         if self._server is not None:
@@ -671,7 +674,8 @@ class LanServer:
                 "nobody at the table can let you back in now: come back with your token, or try again later",
             )
         loop = asyncio.get_running_loop()
-        ask = _Ask(request=secrets.token_urlsafe(9), conn=conn, player=kept, asked=asked, done=loop.create_future())
+        done: asyncio.Future[bool | None] = loop.create_future()
+        ask = _Ask(request=secrets.token_urlsafe(9), conn=conn, player=kept, asked=asked, done=done)
         self._asks[ask.request] = ask
         conn.ask = ask
         self._welcomed(conn)  # (it said hello: it is no silent connection, and waits its answer's time)
@@ -724,6 +728,8 @@ class LanServer:
             except TimeoutError:
                 raise p.ProtocolError(p.REFUSED, f"{ask.asked.name} did not answer in time") from None
             kept = ask.player
+            if allowed is None:
+                raise p.ProtocolError(p.REFUSED, f"{kept.name} came back with their token, or the host is stopping")
             if not allowed:
                 raise p.ProtocolError(p.REFUSED, f"{ask.asked.name} did not let you back in")
             if kept.conn is not None or self.tokens.get(kept.token) is not kept or not _holds_cards(kept):
@@ -764,6 +770,9 @@ class LanServer:
         """``conn`` is ``player``'s now (it had its token, or was let back in); ``seen``: how many of the match's
         events the client has already (version 2), so only the rest is sent."""
         self._welcomed(conn)
+        for ask in list(self._asks.values()):
+            if ask.player is player and not ask.done.done():
+                ask.done.set_result(None)  # it is back with its token: nobody is let in in its place
         old = player.conn
         if old is not None and old is not conn:
             old.player = None
@@ -788,7 +797,7 @@ class LanServer:
                     slot.taken_over = False
                     self._set_clock(table)
             self._attach(player, seen=seen)
-        self._broadcast_table(table)
+        self._broadcast_table(table, but=player)  # (it had the summary first)
 
     def _gone(self, conn: Connection) -> None:
         """A connection ended: its player is away (resumable) until its time runs out."""
@@ -993,9 +1002,8 @@ class LanServer:
             raise p.ProtocolError(p.ALREADY_AT_TABLE, f"you are at table {player.table.code}: leave it first")
         table.spectators.append(player)
         player.table, player.seat = table, None
-        self._broadcast_table(table)
+        self._broadcast_table(table)  # (the summary it waits for, with everybody's news)
         if table.host is not None:
-            player.send({"type": "table", "table": table.summary()})
             self._attach(player)
 
     def _on_leave(self, player: Player, message: p.Leave) -> None:
@@ -1119,7 +1127,7 @@ class LanServer:
         now = table.host.table.state.version
         if message.version is not None and message.version != now:
             if player.conn is None or player.conn.protocol < 2:
-                raise p.ProtocolError("not_your_turn", "that answers an old snapshot")
+                raise p.ProtocolError("not_your_turn", f"that answers version {message.version}; the table is at {now}")
             if message.version > now:
                 raise p.ProtocolError(p.BAD_FIELD, f"version {message.version} is ahead of the table's ({now})")
             raise p.ProtocolError(p.STALE, f"the table has moved on since version {message.version} (now {now})")
@@ -1378,11 +1386,12 @@ class LanServer:
         if table.host is not None and self.keep is not None:  # the full replay, written off the loop (not --no-keep)
             keep_host_replay_soon(table.host.table, code=table.code, match=table.match, host=self.name)
 
-    def _broadcast_table(self, table: LobbyTable) -> None:
+    def _broadcast_table(self, table: LobbyTable, *, but: Player | None = None) -> None:
         self._tables_line = None  # (every change of a table is broadcast: the list is made again)
         summary = table.summary()
         for person in table.people():
-            person.send({"type": "table", "table": summary})
+            if person is not but:
+                person.send({"type": "table", "table": summary})
 
     # -- tables kept across a restart -------------------------------------------------------------------------
     def _kept_path(self, table: LobbyTable) -> Path | None:
@@ -1561,4 +1570,5 @@ class _Ask:
     conn: Connection
     player: Player
     asked: Player
-    done: asyncio.Future[bool]
+    done: asyncio.Future[bool | None]
+    """The answer: True, False, or None when the request is void (the player came back, the host stops)."""

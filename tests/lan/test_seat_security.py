@@ -204,3 +204,51 @@ async def test_the_old_player_s_time_running_out_later_forgets_nobody_else() -> 
         await again.send({"type": "ping"})
         assert (await again.expect("pong", WAIT))["type"] == "pong"
         await again.close()
+
+
+async def test_the_player_back_with_its_token_voids_a_request_for_its_seat() -> None:
+    async with running() as server:
+        ann, code, token = await away_table(server)
+        asker = await hello(server, "Bob", ask=True, **V2)
+        await asker.expect("waiting", WAIT)
+        asking = await ann.expect("asking", WAIT)
+        bob = await LanClient.connect("127.0.0.1", server.port)
+        assert (await bob.hello("Bob", token=token, **V2))["resumed"] is True
+        error = await refused_with(asker, p.REFUSED)
+        assert "came back" in error["message"]
+        await ann.send({"type": "let_in", "request": asking["request"], "allow": True})
+        while (late := await ann.recv(WAIT))["type"] != "error":
+            pass
+        assert late["code"] == p.BAD_FIELD, "the request is over"
+        assert server.tables[code].seats[1].player is server.players["bob"] and server.players["bob"].conn is not None
+        await bob.close()
+        await ann.close()
+
+
+async def test_a_host_stopping_while_a_request_waits_refuses_it() -> None:
+    async with running() as server:
+        ann, _, _ = await away_table(server)
+        asker = await hello(server, "Bob", ask=True, **V2)
+        await asker.expect("waiting", WAIT)
+        await ann.expect("asking", WAIT)
+        await server.close()
+        seen = await closed(asker)
+        assert [m.get("code", m.get("reason")) for m in seen] in ([p.REFUSED], [p.SHUTTING_DOWN]), seen
+        nothing_secret(asker)
+        await asker.close()
+        await ann.close()
+
+
+async def test_spectating_or_resuming_sends_the_table_s_summary_once() -> None:
+    async with running() as server:
+        ann, code, token = await away_table(server)
+        cy = await client(server, "Cy", **V2)
+        await cy.send({"type": "spectate", "table": code})
+        await cy.expect("snapshot", WAIT)
+        assert [m["type"] for m in cy.received].count("table") == 1
+        bob = await LanClient.connect("127.0.0.1", server.port)
+        await bob.hello("Bob", token=token, **V2)
+        await bob.expect("snapshot", WAIT)
+        assert [m["type"] for m in bob.received].count("table") == 1
+        for c in (ann, cy, bob):
+            await c.close()
