@@ -456,11 +456,13 @@ class LanServer:
         when nothing is kept). For tests and benchmarks; the host itself never waits for its journals."""
         return self._journals is None or self._journals.flush(timeout)
 
+    def tables_in_play(self) -> list[str]:
+        """The codes of the tables whose match has started and is not over."""
+        return [code for code, table in self.tables.items() if table.host is not None and not table.over]
+
     def kept_tables(self) -> list[str]:
         """The codes of the tables in play that this host keeps (offered again when it starts next)."""
-        if self._journals is None:
-            return []
-        return [code for code, table in self.tables.items() if table.host is not None and not table.over]
+        return [] if self._journals is None else self.tables_in_play()
 
     async def close(self, timeout: float = 2.0, *, end_tables: bool = False) -> None:
         """Stop listening, say bye to every connection, stop every table; bounded by ``timeout`` (and the journals'
