@@ -116,3 +116,11 @@ def move_aside(path: Path) -> Path:
 def one_line(text: str) -> str:
     """A reason as a clause: one line, no full stop of its own at the end."""
     return re.sub(r"\s+", " ", text).strip().rstrip(".")
+
+
+HOST_LOG = "host.log"
+
+
+def host_log_path() -> Path:
+    """What a LAN host started in the background (``parlour host``'s quit dialog) writes: its log."""
+    return data_dir() / HOST_LOG
