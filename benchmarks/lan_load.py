@@ -191,7 +191,7 @@ def _report(label: str, args: argparse.Namespace, f: Figures) -> None:
     cpu = f.memory.get("cpu_ms", 0) / 1000
     print(f"  host CPU time: {cpu:.1f} s in {f.elapsed:.1f} s (the clients share this machine)")
     if f.written:
-        print(f"  journals kept at the end: {f.written / 1024:.0f} KiB")
+        print(f"  saves kept at the end: {f.written / 1024:.0f} KiB")
 
 
 def main() -> None:

@@ -42,7 +42,9 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         Binding("ctrl+t", "chat", "Chat", priority=True),
     ]
     MENU_LABEL = "Lobby"
-    LEAVE_DETAIL = "The match goes on without you: a computer player takes your seat."
+    LEAVE_DETAIL = (
+        "The match goes on without you: a computer player takes your seat (a table with nobody else at it ends)."
+    )
 
     def __init__(
         self, conn: NetworkSession, *, banner: str = "", table: str | None = None, hosting: HostThread | None = None

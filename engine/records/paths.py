@@ -4,7 +4,9 @@
 the real one), else ``platformdirs.user_data_dir("parlour")``. In it:
 
 - ``autosave.json``: the local match in progress (:mod:`engine.records.saves`);
-- ``host/<CODE>.json``: each table a LAN host is running, under its table code;
+- ``host/<CODE>.jsonl``: each table a LAN host is running, its journal under its table code (``<CODE>.json``: a
+  whole-file save of an earlier version, still read);
+- ``host.log``: the log of a LAN host started in the background;
 - ``replays/*.jsonl``: every finished match (:mod:`engine.records.replays`);
 - ``stats.sqlite3``: the statistics (:mod:`engine.records.stats`).
 

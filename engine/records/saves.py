@@ -38,6 +38,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -268,12 +269,12 @@ _sync = getattr(os, "fdatasync", os.fsync)
 """fdatasync where there is one (Linux): the data and the size, not the times; macOS has only fsync."""
 
 
-SYNC_EVERY = 0.2
+SYNC_EVERY = 0.5
 """Seconds between two syncs of the journals: each move is written at once (in the kernel's hands, so a host killed
 with SIGKILL loses none) and on the disk itself within this much more (a power cut loses no more)."""
 
 
-LINGER = 0.01
+LINGER = 0.02
 """Seconds the journals' thread waits, once something is queued, for more to write with it."""
 
 
@@ -295,8 +296,8 @@ class Journals:
         self._changed = threading.Condition()
         self._busy = False
         self._closed = False
-        self._dirty: set[Path] = set()
-        """Written to since their last sync."""
+        self._handles: dict[Path, int] = {}
+        """The journals written to since their last sync, each with its open file descriptor."""
         self._sync_now = False
         self._broken: set[Path] = set()
         self._thread: threading.Thread | None = None
@@ -331,7 +332,7 @@ class Journals:
                 self._changed.notify_all()
 
     def _settled(self) -> bool:
-        return not self._queue and not self._busy and not self._dirty
+        return not self._queue and not self._busy and not self._handles
 
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until everything queued so far is written and synced; False if that took longer than ``timeout``."""
@@ -355,13 +356,13 @@ class Journals:
         while True:
             with self._changed:
                 while not self._queue and not self._closed:
-                    if not self._dirty:
+                    if not self._handles:
                         self._changed.wait()
                         continue
                     if self._sync_now or time.monotonic() >= next_sync:
                         break
                     self._changed.wait(max(0.0, next_sync - time.monotonic()))
-                if not self._queue and not self._dirty and self._closed:
+                if not self._queue and not self._handles and self._closed:
                     return
                 if self._queue and not (self._closed or self._sync_now):
                     # The moves of the next few milliseconds join this batch: one wake-up and one write for many.
@@ -371,16 +372,19 @@ class Journals:
                 self._busy = True
             try:
                 self._write(batch)
-                if self._dirty and (self._sync_now or self._closed or time.monotonic() >= next_sync):
+                if self._handles and (self._sync_now or self._closed or time.monotonic() >= next_sync):
                     self._sync_all()
                     next_sync = time.monotonic() + self.sync_every
             except Exception:  # a bug: logged; the host goes on (its journals may lag)
                 log.exception("the host's journals could not be written")
-                self._dirty.clear()
+                for handle in self._handles.values():
+                    with contextlib.suppress(OSError):
+                        os.close(handle)
+                self._handles.clear()
             finally:
                 with self._changed:
                     self._busy = False
-                    if not self._dirty and not self._queue:
+                    if not self._handles and not self._queue:
                         self._sync_now = False
                     self._changed.notify_all()
 
@@ -389,6 +393,9 @@ class Journals:
         for kind, path, data in batch:
             if kind in ("begin", "remove"):
                 pending.pop(path, None)  # the moves queued before: in the journal begun anew, or gone with it
+                handle = self._handles.pop(path, None)
+                if handle is not None:
+                    os.close(handle)  # (no sync: the file is replaced or removed)
             if kind == "begin":
                 header, extra, actions, replaces = data
                 try:
@@ -397,12 +404,10 @@ class Journals:
                     self._failed(path, err)
                     continue
                 self._broken.discard(path)
-                self._dirty.discard(path)
                 if replaces is not None and replaces != path:
                     remove_save(replaces)
             elif kind == "remove":
                 self._broken.discard(path)
-                self._dirty.discard(path)
                 remove_save(path)
             elif path not in self._broken:
                 lines = pending.setdefault(path, [])
@@ -418,29 +423,29 @@ class Journals:
         if not lines or path in self._broken:
             return
         try:
-            with path.open("a", encoding="utf-8", newline="\n") as out:
-                out.write("".join(lines))
+            handle = self._handles.get(path)
+            if handle is None:  # (no O_CREAT: a journal is made whole by begin, or not at all)
+                handle = self._handles[path] = os.open(path, os.O_WRONLY | os.O_APPEND)
+            os.write(handle, "".join(lines).encode("utf-8"))
         except OSError as err:
             self._failed(path, err)
-        else:
-            self._dirty.add(path)
 
-    def _sync_all(self) -> None:
-        for path in sorted(self._dirty):
-            try:
-                handle = os.open(path, os.O_WRONLY | os.O_APPEND)
-            except FileNotFoundError:
-                continue  # removed meanwhile (by this thread: nothing else writes here)
-            except OSError as err:
-                self._failed(path, err)
-                continue
+    def _let_go(self, path: Path) -> None:
+        """Sync and close ``path``'s open handle, if any (before the file is replaced or removed)."""
+        handle = self._handles.pop(path, None)
+        if handle is not None:
             try:
                 _sync(handle)
             except OSError as err:
                 self._failed(path, err)
             finally:
                 os.close(handle)
-        self._dirty.clear()
+
+    def _sync_all(self) -> None:
+        """Sync every journal written to since the last time, and close its handle (one open handle per journal
+        only between two syncs: a host of many tables keeps few files open)."""
+        for path in list(self._handles):
+            self._let_go(path)
 
     def _failed(self, path: Path, err: Exception) -> None:
         self._broken.add(path)
