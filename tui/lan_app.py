@@ -219,9 +219,11 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         count = f"{len(in_play)} table is" if len(in_play) == 1 else f"{len(in_play)} tables are"
         question = f"Quit Parlour? {count} in play at your host ({', '.join(in_play)})."
         if self.hosting.keeps_tables:
+            server = self.hosting.host.server
             detail = (
                 "Keep serving: the host goes on in the background and everybody at the tables is reconnected; "
-                "your seat waits for you (a computer player plays it after a minute).\n"
+                f"your seat waits {_seconds(server.resume_window)} for you (a computer player plays it after "
+                f"{_seconds(server.takeover_after)}; a table with nobody else at it then ends).\n"
                 "Keep for the next start: the host stops, everybody is disconnected, and the next parlour host "
                 "offers the tables again where they stopped.\n"
                 "End them: the tables end for everybody."
@@ -295,3 +297,11 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
             )
         if not is_settings_screen(screen):
             yield SystemCommand("Settings", "Theme and card faces", self.open_settings_dialog)
+
+
+def _seconds(value: float) -> str:
+    """A wait in words: ``2 minutes``, ``1 minute``, ``45 seconds``."""
+    if value >= 60 and value % 60 == 0:
+        minutes = int(value // 60)
+        return "1 minute" if minutes == 1 else f"{minutes} minutes"
+    return f"{value:g} seconds"

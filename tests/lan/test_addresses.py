@@ -10,6 +10,9 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from engine.lan import hosting
 from engine.lan.hosting import Host, HostSettings, addresses, interface_addresses, join_address
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -43,12 +46,25 @@ def test_a_specific_bind_address_is_the_one_printed() -> None:
     assert addresses("127.0.0.1", FAKE) == ["127.0.0.1"]
 
 
-def test_the_join_lines_bracket_ipv6() -> None:
+def test_the_join_lines_bracket_ipv6(monkeypatch: pytest.MonkeyPatch) -> None:
     assert join_address("fd00::7", 7777) == "[fd00::7]:7777" and join_address("10.0.0.7", 7777) == "10.0.0.7:7777"
+    monkeypatch.setattr(hosting, "interface_addresses", lambda: FAKE)
     host = Host(HostSettings(bind="", port=7777, ssh_port=2222, ssh_password="pw"))
     host.port, host.ssh_port = 7777, 2222
-    lines = host.where()
-    assert all("0.0.0.0" not in line and socket.gethostname() not in line.split() for line in lines)
+    assert host.where() == [
+        "Others join with: parlour join 192.168.1.20:7777",
+        "Others join with: parlour join 10.0.0.7:7777",
+        "Others join with: parlour join [2001:db8::20]:7777",
+        "Others join with: parlour join [fd00::7]:7777",
+        "Others join with: parlour join 127.0.0.1:7777",
+        "Others join with: parlour join [::1]:7777",
+        "or over SSH: ssh -p 2222 NAME@192.168.1.20",
+        "or over SSH: ssh -p 2222 NAME@10.0.0.7",
+        "or over SSH: ssh -p 2222 NAME@2001:db8::20",
+        "or over SSH: ssh -p 2222 NAME@fd00::7",
+        "or over SSH: ssh -p 2222 NAME@127.0.0.1",
+        "or over SSH: ssh -p 2222 NAME@::1",
+    ]
 
 
 def test_this_machines_addresses_are_its_own() -> None:

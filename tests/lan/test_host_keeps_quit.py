@@ -99,7 +99,9 @@ async def test_end_them_ends_every_table(hosting: HostThread) -> None:
     assert not [path for path in host_dir().iterdir() if path.suffix == ".jsonl"]
 
 
-async def test_stay_changes_nothing_and_without_tables_in_play_quit_is_at_once(hosting: HostThread) -> None:
+async def test_stay_changes_nothing_ctrl_q_twice_keeps_and_with_nothing_in_play_quit_is_at_once(
+    hosting: HostThread,
+) -> None:
     ann, bob, mine, his = two_tables(hosting.host.port)
     try:
         app = LanApp(ann, hosting=hosting)
@@ -109,6 +111,13 @@ async def test_stay_changes_nothing_and_without_tables_in_play_quit_is_at_once(h
             await pilot.press("escape")
             await until(lambda: not isinstance(app.screen, ChoiceScreen))
             assert app.is_running and sorted(hosting.tables_in_play()) == sorted([mine, his])
+        app = LanApp(ann, hosting=hosting)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.press("ctrl+q")
+            await until(lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.press("ctrl+q")  # twice: the answer that loses nothing
+            await until(lambda: not app.is_running)
+        assert app.farewell is not None and app.farewell.endswith("are kept: the next parlour host offers them again.")
     finally:
         ann.close()
         bob.close()
