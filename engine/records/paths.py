@@ -67,11 +67,13 @@ def host_save_path(code: str) -> Path:
 
 
 def host_saves() -> list[Path]:
-    """The LAN host's saved tables, by code (what a restarted host offers again)."""
+    """The LAN host's saved tables, by code (what a restarted host offers again): journals (``.jsonl``) and
+    whole-file saves of an earlier version (``.json``)."""
     try:
-        return sorted(path for path in host_dir().glob("*.json") if _CODE.match(path.stem))
+        found = [path for path in host_dir().iterdir() if path.suffix in (".json", ".jsonl")]
     except OSError:
         return []
+    return sorted(path for path in found if _CODE.match(path.stem))
 
 
 def replays_dir() -> Path:

@@ -158,3 +158,16 @@ def test_a_journal_that_cannot_be_written_takes_no_more_lines(tmp_path: Path) ->
     journals.append(path, table.actions)
     assert journals.close()
     assert len(journals.problems) == 1 and journals.problems[0].startswith(f"The table could not be saved to {path}")
+
+
+def test_host_saves_lists_journals_and_saves_of_before() -> None:
+    from engine.records import paths
+
+    table = started("screw", actions=2)
+    journals = Journals()
+    journals.begin(paths.host_dir() / "QRST.jsonl", table, {})
+    assert journals.close()
+    save_match(paths.host_dir() / "BCDF.json", table)
+    (paths.host_dir() / "QRST.jsonl.bad").write_text("x")
+    assert [p.name for p in paths.host_saves()] == ["BCDF.json", "QRST.jsonl"]
+    assert all(isinstance(load_saved(p), tuple) for p in paths.host_saves())
