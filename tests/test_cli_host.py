@@ -223,7 +223,7 @@ def test_a_restarted_headless_host_offers_its_tables_again() -> None:
         _, err = proc.communicate(timeout=WAIT)
         assert proc.returncode == 0
         assert b"Traceback" not in err
-        assert (host_dir() / f"{code}.json").is_file(), "still kept: the match is not over"
+        assert (host_dir() / f"{code}.jsonl").is_file(), "still kept: the match is not over"
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -28,6 +28,7 @@ from engine.table import check_seed
 if TYPE_CHECKING:
     from textual.app import App
 
+    from engine.lan.hosting import HostThread
     from engine.lan.net_session import NetworkSession
 
 _KEYS = [entry.key for entry in ENTRIES]
@@ -718,9 +719,10 @@ def _host(args: argparse.Namespace) -> int:
         where = host.where()
         for line in [*host.server.problems, *where]:
             print(line, flush=True)
-        return _lobby("127.0.0.1", host.port, args.name, args.password, None, banner="\n".join(where))
+        banner = "\n".join(where)
+        return _lobby("127.0.0.1", host.port, args.name, args.password, None, banner=banner, hosting=running)
     finally:
-        running.stop()
+        running.stop()  # (the app may have stopped it already, as the player chose: then nothing more happens)
 
 
 def _join(args: argparse.Namespace) -> int:
@@ -730,9 +732,17 @@ def _join(args: argparse.Namespace) -> int:
     return _lobby(host, port, args.name, password, args.table)
 
 
-def _lobby(host: str, port: int, name: str, password: str | None, table: str | None, banner: str = "") -> int:
+def _lobby(
+    host: str,
+    port: int,
+    name: str,
+    password: str | None,
+    table: str | None,
+    banner: str = "",
+    hosting: HostThread | None = None,
+) -> int:
     """Connect to the host at ``host``:``port`` as ``name`` and run the lobby app; 2 with one sentence when the host
-    cannot be joined."""
+    cannot be joined. ``hosting``: the host this process runs (the app asks what becomes of its tables on quit)."""
     where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     try:
         conn = _connect(host, port, name, password)
@@ -753,7 +763,7 @@ def _lobby(host: str, port: int, name: str, password: str | None, table: str | N
             return 2
         from tui.lan_app import LanApp
 
-        app = LanApp(conn, banner=banner, table=table)
+        app = LanApp(conn, banner=banner, table=table, hosting=hosting)
         code = run_app(app)
         if app.farewell:
             print(app.farewell, file=sys.stderr)

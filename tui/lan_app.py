@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, CSSPathType, SystemCommand
 from textual.binding import Binding, BindingType
@@ -26,9 +26,12 @@ from tui.games import screen_class
 from tui.lan_records import keep_lan_records
 from tui.messages import MainMenu, PlayAgain
 from tui.screen_styles import StylesOnDemand, app_css_path
-from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands, table_in_stack
+from tui.screens.confirm import ChoiceScreen, ConfirmScreen, Navigation, Where, navigation_commands, table_in_stack
 from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
 from tui.screens.session_screen import SessionScreen
+
+if TYPE_CHECKING:
+    from engine.lan.hosting import HostThread
 
 
 class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
@@ -40,10 +43,18 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         Binding("ctrl+t", "chat", "Chat", priority=True),
     ]
     MENU_LABEL = "Lobby"
-    LEAVE_DETAIL = "The match goes on without you: a computer player takes your seat."
+    LEAVE_DETAIL = (
+        "The match goes on without you: a computer player takes your seat (a table with nobody else at it ends)."
+    )
 
-    def __init__(self, conn: NetworkSession, *, banner: str = "", table: str | None = None) -> None:
+    def __init__(
+        self, conn: NetworkSession, *, banner: str = "", table: str | None = None, hosting: HostThread | None = None
+    ) -> None:
         super().__init__()
+        self.hosting = hosting
+        """The host this app runs (``parlour host``): quitting while it has tables in play asks what becomes of them."""
+        self.host_stopping = False
+        """The player chose how the host stops, and it is stopping: its goodbye is no news to show."""
         self.load_settings()
         self.conn = conn
         self.lobby = LobbyScreen(conn, banner=banner, table=table)
@@ -66,6 +77,8 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
     # -- the host's lobby messages ---------------------------------------------------------------------------------
     def _from_host(self, data: dict[str, Any]) -> None:
         """On the connection's thread: hand the message to the app's own (post_message is thread-safe)."""
+        if self.host_stopping and data.get("type") in ("lost", "bye"):
+            return  # this app stopped its own host: the app ends with what became of the tables
         self.post_message(LobbyMessage(data))
 
     def on_lobby_message(self, message: LobbyMessage) -> None:
@@ -196,6 +209,101 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
 
         self.push_screen(ChatScreen(), callback=said)
 
+    # -- quitting the host's own app ---------------------------------------------------------------------------------
+    def action_leave(self, where: Where) -> None:
+        """Quit, or go back to the lobby (:class:`Navigation`); quitting may ask first (:meth:`asked_first`)."""
+        if where == "quit" and self.asked_first():
+            return
+        super().action_leave(where)
+
+    async def action_quit(self) -> None:
+        """Every way of quitting (the lobby's ``q``, the palette, after a question) comes here."""
+        if self.asked_first():
+            return
+        await super().action_quit()
+
+    def asked_first(self) -> bool:
+        """While the host this app runs has tables in play (anybody's), quitting asks what becomes of them
+        (:meth:`ask_about_tables`): True when it asks (or, ctrl+q on the question, takes the answer that loses
+        nothing); False when quitting may go ahead."""
+        if self.hosting is None or self.host_stopping:
+            return False
+        if isinstance(self.screen, ChoiceScreen):
+            self.screen.dismiss("keep" if self.hosting.keeps_tables else "end")
+            return True
+        in_play = self.hosting.tables_in_play()
+        if not in_play:
+            return False
+        self.ask_about_tables(in_play)
+        return True
+
+    def ask_about_tables(self, in_play: list[str]) -> None:
+        assert self.hosting is not None
+        count = f"{len(in_play)} table is" if len(in_play) == 1 else f"{len(in_play)} tables are"
+        question = f"Quit Parlour? {count} in play at your host ({', '.join(in_play)})."
+        if self.hosting.keeps_tables:
+            server = self.hosting.host.server
+            detail = (
+                "Keep serving: the host goes on in the background and everybody at the tables is reconnected; "
+                f"your seat waits {_seconds(server.resume_window)} for you (a computer player plays it after "
+                f"{_seconds(server.takeover_after)}; a table with nobody else at it then ends).\n"
+                "Keep for the next start: the host stops, everybody is disconnected, and the next parlour host "
+                "offers the tables again where they stopped.\n"
+                "End them: the tables end for everybody."
+            )
+            choices = [
+                ("background", "Keep serving in the background", "b"),
+                ("keep", "Keep the tables for the next start", "k"),
+                ("end", "End them", "e"),
+                ("stay", "Stay", "s"),
+            ]
+        else:
+            detail = "This host keeps nothing (--no-keep): quitting ends the tables for everybody at them."
+            choices = [("end", "End them and quit", "e"), ("stay", "Stay", "s")]
+
+        def answered(answer: str | None) -> None:
+            if answer is not None:
+                self.stop_host(answer)
+
+        self.push_screen(ChoiceScreen(question, detail, choices), callback=answered)
+
+    def stop_host(self, answer: str) -> None:
+        """Stop the host as ``answer`` says (``background``, ``keep`` or ``end``), then quit; the command prints
+        :attr:`farewell`. The host stops before this app's own connection is closed: a goodbye from this player
+        first would leave its seat to a bot (and a table with nobody else would end)."""
+        hosting = self.hosting
+        assert hosting is not None
+        self.host_stopping = True
+        self.notify("Stopping the host…", markup=False)
+
+        def stop() -> None:
+            codes = ", ".join(hosting.tables_in_play())
+            hosting.stop(end_tables=answer == "end")
+            self.conn.close()  # (it has heard the host's goodbye: nothing is sent)
+            if answer == "end":
+                self.farewell = f"parlour: the tables {codes} ended."
+            elif answer == "keep":
+                self.farewell = f"parlour: the tables {codes} are kept: the next parlour host offers them again."
+            else:
+                self.farewell = self._serve_in_background(hosting, codes)
+            self.call_from_thread(self.exit)
+
+        self.run_worker(stop, thread=True, group="quit", exit_on_error=False)
+
+    @staticmethod
+    def _serve_in_background(hosting: HostThread, codes: str) -> str:
+        from engine.lan.hosting import HostingError, start_background
+        from engine.records.paths import host_log_path
+
+        try:
+            background = start_background(hosting.host.settings, hosting.host.port, host_log_path())
+        except HostingError as err:
+            return f"parlour: {err}; the tables {codes} are kept: the next parlour host offers them again."
+        return (
+            f"parlour: the tables {codes} go on in a host in the background (process {background.pid}), "
+            f"logging to {background.log}; stop it with: kill {background.pid}"
+        )
+
     def open_settings_dialog(self) -> None:
         """The settings dialog over the current screen (its module, with its form widgets, loaded the first time)."""
         from tui.screens.settings import open_settings
@@ -213,3 +321,11 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
             yield SystemCommand("Back to the lobby", leaving, lambda: self.action_leave("menu"))
         if not is_settings_screen(screen):
             yield SystemCommand("Settings", "Theme and card faces", self.open_settings_dialog)
+
+
+def _seconds(value: float) -> str:
+    """A wait in words: ``2 minutes``, ``1 minute``, ``45 seconds``."""
+    if value >= 60 and value % 60 == 0:
+        minutes = int(value // 60)
+        return "1 minute" if minutes == 1 else f"{minutes} minutes"
+    return f"{value:g} seconds"

@@ -11,10 +11,15 @@ import asyncio
 import contextlib
 import errno
 import hashlib
+import importlib
+import ipaddress
+import os
 import signal
 import socket
+import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -110,32 +115,80 @@ class Host:
             await self.server.close()
             raise HostingError(str(err)) from None
 
-    async def close(self) -> None:
+    async def close(self, *, end_tables: bool = False) -> None:
+        """Stop serving: the tables in play stay kept (offered again at the next start) unless ``end_tables``."""
         if self.gateway is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.gateway.close(), WAIT)
-        await asyncio.wait_for(self.server.close(), WAIT)
+        await asyncio.wait_for(self.server.close(end_tables=end_tables), WAIT)
 
     def where(self) -> list[str]:
-        """Lines that tell others how to join."""
-        lines = [f"Others join with: parlour join {address}:{self.port}" for address in addresses(self.settings.bind)]
+        """Lines that tell others how to join: one per address of this machine (:func:`addresses`)."""
+        found = addresses(self.settings.bind)
+        lines = [f"Others join with: parlour join {join_address(address, self.port)}" for address in found]
         if self.ssh_port is not None:
-            for address in addresses(self.settings.bind):
-                lines.append(f"or over SSH: ssh -p {self.ssh_port} NAME@{address}")
+            for address in found:
+                lines.append(f"or over SSH: ssh -p {self.ssh_port} NAME@{address.partition('%')[0]}")
         return lines
 
 
-def addresses(bind: str) -> list[str]:
-    """The addresses others may reach this machine at, for the bind address (all of them for 0.0.0.0)."""
-    if bind not in ("0.0.0.0", "", "::"):
+ANY_ADDRESS = ("0.0.0.0", "", "::")
+"""Bind addresses that listen on every interface."""
+
+
+def join_address(address: str, port: int) -> str:
+    """``host:port``, an IPv6 address in brackets (``[fd00::2]:7777``)."""
+    return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+
+
+def interface_addresses() -> list[tuple[str, str, int]]:
+    """Every (interface, address, family) of this machine, from psutil (the standard library has no portable way
+    to list them); none when psutil cannot say."""
+    try:
+        psutil: Any = importlib.import_module("psutil")  # (it ships no type hints)
+        found = psutil.net_if_addrs()
+    except (ImportError, OSError, RuntimeError):
+        return []
+    return [
+        (name, str(addr.address), int(addr.family))
+        for name, entries in found.items()
+        for addr in entries
+        if addr.family in (socket.AF_INET, socket.AF_INET6)
+    ]
+
+
+def addresses(bind: str, interfaces: list[tuple[str, str, int]] | None = None) -> list[str]:
+    """The addresses others may reach this host at: the bind address itself when it is one; for every interface
+    each address of this machine it listens on (``0.0.0.0``: the IPv4 ones, ``::``: the IPv6 ones, ``""``: both),
+    IPv4 first, the loopback ones last, IPv6 link-local ones (``fe80::``, named with their interface:
+    ``fe80::1%eth0``) only when there is nothing else but loopback. Never ``0.0.0.0`` nor a name (a name may
+    resolve to loopback only). ``interfaces``: (name, address, family) triples instead of this machine's."""
+    if bind not in ANY_ADDRESS:
         return [bind]
-    found: list[str] = []
-    with contextlib.suppress(OSError):
-        for info in socket.getaddrinfo(socket.gethostname(), None, family=socket.AF_INET):
-            address = str(info[4][0])
-            if not address.startswith("127.") and address not in found:
-                found.append(address)
-    return found or [socket.gethostname()]
+    interfaces = interface_addresses() if interfaces is None else interfaces
+    wide, link_local, loopback = [], [], []
+    for name, raw, family in interfaces:
+        text = raw.partition("%")[0]
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            continue
+        if (family == socket.AF_INET6 and bind == "0.0.0.0") or (family == socket.AF_INET and bind == "::"):
+            continue  # 0.0.0.0 listens on IPv4 only, :: on IPv6 only (asyncio sets IPV6_V6ONLY); "" on both
+        if address.is_loopback:
+            loopback.append(str(address))
+        elif address.is_link_local and address.version == 6:
+            link_local.append(f"{address}%{name}")
+        elif not address.is_unspecified:
+            wide.append(str(address))
+    ordered = [*_ipv4_first(wide), *(link_local if not wide else []), *_ipv4_first(loopback)]
+    if not ordered:
+        ordered = ["127.0.0.1"] if bind != "::" else ["::1"]
+    return list(dict.fromkeys(ordered))
+
+
+def _ipv4_first(found: list[str]) -> list[str]:
+    return [a for a in found if ":" not in a] + [a for a in found if ":" in a]
 
 
 def run_headless(settings: HostSettings) -> int:
@@ -149,7 +202,10 @@ def run_headless(settings: HostSettings) -> int:
         except HostingError as err:
             print(f"parlour: {err}", file=sys.stderr)
             return 2
-        print(f"parlour: hosting on {settings.bind}:{host.port} (Ctrl+C stops)", file=sys.stderr, flush=True)
+        found = ", ".join(join_address(address, host.port) for address in addresses(settings.bind))
+        print(f"parlour: hosting on {found} (Ctrl+C stops)", file=sys.stderr, flush=True)
+        for line in host.where():
+            print(f"parlour: {line}", file=sys.stderr, flush=True)
         for problem in host.server.problems:
             print(f"parlour: {problem}", file=sys.stderr, flush=True)
         offered = [table.code for table in host.server.tables.values()]
@@ -187,14 +243,101 @@ class HostThread:
             raise
         return self.host
 
-    def stop(self) -> None:
+    def tables_in_play(self) -> list[str]:
+        """The codes of the tables in play at this host (asked on its loop; none once it has stopped)."""
+
+        async def ask() -> list[str]:
+            return self.host.server.tables_in_play()
+
+        if self.loop.is_closed() or not self.thread.is_alive():
+            return []
+        try:
+            return asyncio.run_coroutine_threadsafe(ask(), self.loop).result(WAIT)
+        except Exception:
+            return []
+
+    @property
+    def keeps_tables(self) -> bool:
+        """Whether tables in play are kept when this host stops (not with ``--no-keep``)."""
+        return self.host.settings.keep is not None
+
+    def stop(self, *, end_tables: bool = False) -> None:
+        """Stop the host (bounded): its tables in play are kept for the next start, unless ``end_tables``."""
         if self.loop.is_closed():
             return
         with contextlib.suppress(Exception):
-            asyncio.run_coroutine_threadsafe(self.host.close(), self.loop).result(WAIT)
+            asyncio.run_coroutine_threadsafe(self.host.close(end_tables=end_tables), self.loop).result(WAIT)
         with contextlib.suppress(Exception):
             asyncio.run_coroutine_threadsafe(self.loop.shutdown_default_executor(), self.loop).result(WAIT)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(WAIT)
         if not self.thread.is_alive():
             self.loop.close()
+
+
+# -- a host that goes on in the background -------------------------------------------------------------------------
+HOST_PASSWORD_ENV = "PARLOUR_HOST_PASSWORD"
+SSH_PASSWORD_ENV = "PARLOUR_SSH_PASSWORD"
+"""How a background host is given its passwords: never on its command line, where ``ps`` shows them to all."""
+
+
+@dataclass(frozen=True)
+class BackgroundHost:
+    """A ``parlour host --headless`` started detached: its process id and the log it writes."""
+
+    pid: int
+    log: Path
+
+
+def background_command(settings: HostSettings, port: int) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment of ``parlour host --headless`` serving as ``settings`` say, on ``port``
+    (the one bound), with the passwords in the environment only."""
+    command = [sys.executable, "-m", "tui", "host", "--headless", "--bind", settings.bind, "--port", str(port)]
+    command += ["--name", settings.name]
+    env = {key: value for key, value in os.environ.items() if key not in (HOST_PASSWORD_ENV, SSH_PASSWORD_ENV)}
+    if settings.password is not None:
+        env[HOST_PASSWORD_ENV] = settings.password
+    if settings.keep is None:
+        command.append("--no-keep")
+    if settings.ssh_port is not None:
+        command += ["--ssh-port", str(settings.ssh_port)]
+        if settings.ssh_password is not None:
+            env[SSH_PASSWORD_ENV] = settings.ssh_password
+        if settings.ssh_keys is not None:
+            command += ["--ssh-keys", str(settings.ssh_keys)]
+    return command, env
+
+
+def start_background(settings: HostSettings, port: int, log: Path, wait: float = WAIT) -> BackgroundHost:
+    """Start ``parlour host --headless`` detached from this process and its terminal (a session of its own), its
+    output appended to ``log``, and wait (bounded) until it serves; HostingError with one sentence when it does
+    not (its log says why)."""
+    command, env = background_command(settings, port)
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        start = log.stat().st_size if log.exists() else 0
+        with log.open("ab") as out:
+            proc = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+                env=env,
+                start_new_session=True,
+                close_fds=True,
+            )
+    except OSError as err:
+        raise HostingError(f"the background host could not be started: {(err.strerror or str(err)).lower()}") from None
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            with log.open("rb") as seen:
+                seen.seek(start)
+                if b"parlour: hosting on " in seen.read():
+                    return BackgroundHost(proc.pid, log)
+        try:
+            proc.wait(0.05)  # (a bounded wait for either: it serves, or it has stopped)
+        except subprocess.TimeoutExpired:
+            continue
+        raise HostingError(f"the background host stopped at once (its log, {log}, says why)")
+    raise HostingError(f"the background host did not start in {wait:.0f} s (its log is {log})")

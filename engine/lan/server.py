@@ -21,12 +21,16 @@ table. The timers live on the event loop and are keyed on the moment they were s
 a bot taking the seat over makes them stale, and :meth:`LanServer.close` cancels them all.
 
 With ``keep`` (a directory: ``parlour host`` gives it ``host/`` in the user data directory) every table in play is
-saved after each move, atomically, as ``CODE.json`` (the match's record, :mod:`engine.records.saves`, with the
-seats' people and their resume tokens), and removed when its match is over or its last person leaves. A host
-started again with the same directory offers those tables again: each is in play under its old code, its people
-``away`` until they come back: with their token (a client that was waiting to resume does so by itself) or, since
-a client may have gone with the host, by saying ``hello`` with their name. A save that cannot be used is moved
-aside (never deleted) and said in one sentence (:attr:`LanServer.problems`).
+kept in a journal, ``CODE.jsonl`` (:class:`engine.records.saves.Journals`): its set-up (the match's header and the
+seats' people with their resume tokens) written once as it starts, then one line per action applied, appended and
+synced by a thread of its own, never on the event loop nor under the table's lock; a set-up line again when who
+is a person there changes. The journal goes when the match is over or its last person leaves. A host started again
+with the same directory offers those tables again (a journal cut short mid-line by a crash is read without that
+line; a whole-file ``CODE.json`` of an earlier version is read too): each is in play under its old code, its
+people ``away`` until they come back: with their token (a client that was waiting to resume does so by itself) or,
+since a client may have gone with the host, by saying ``hello`` with their name. A save that cannot be used is
+moved aside (never deleted) and said in one sentence (:attr:`LanServer.problems`). A host that stops while it
+keeps tables in play says ``bye`` with ``restarting`` to every connection (``shutting_down`` otherwise).
 """
 
 from __future__ import annotations
@@ -55,12 +59,16 @@ from engine.lan.session import LocalSession
 from engine.match import MatchOver, RoundOver
 from engine.names import name_key
 from engine.records.paths import move_aside, one_line
-from engine.records.saves import SaveProblem, load_saved, remove_save, store_match
+from engine.records.saves import JOURNAL_SUFFIX, Journals, SaveProblem, load_saved, remove_save
 from engine.registry import check_level, difficulties, get_entry
 from engine.session import Snapshot
 from engine.table import MAX_SEED
 
 log = logging.getLogger("parlour.lan")
+
+RESTARTING = "restarting"
+"""The ``reason`` of the ``bye`` a host sends as it stops while it keeps tables in play (``shutting_down`` when it
+keeps none): a client may come back with its token once the host is up again."""
 
 CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"
 """Table codes are four of these letters (no vowels: no words, no 0/O or 1/I confusion)."""
@@ -500,6 +508,8 @@ class LanServer:
         self.port = 0
         self.keep = keep
         """Where tables in play are saved after every move and found again at the next start (None: nowhere)."""
+        self._journals = Journals() if keep is not None else None
+        """Writes and syncs the kept tables' journals on a thread of its own."""
         self.problems: list[str] = []
         """One sentence for each saved table that could not be offered again at the start (moved aside)."""
         self.prepared_host: Callable[[LobbyTable], TableHost | None] | None = None
@@ -559,8 +569,30 @@ class LanServer:
             self._gone(conn)
             log.info("%s: closed", conn.peer)
 
-    async def close(self, timeout: float = 2.0) -> None:
-        """Stop listening, say bye to every connection, stop every table; bounded by ``timeout``."""
+    def saved(self, timeout: float = 10.0) -> bool:
+        """Wait (blocking, bounded) until every move applied so far is in the journals and synced; True when so (and
+        when nothing is kept). For tests and benchmarks; the host itself never waits for its journals."""
+        return self._journals is None or self._journals.flush(timeout)
+
+    def tables_in_play(self) -> list[str]:
+        """The codes of the tables whose match has started and is not over."""
+        return [code for code, table in self.tables.items() if table.host is not None and not table.over]
+
+    def kept_tables(self) -> list[str]:
+        """The codes of the tables in play that this host keeps (offered again when it starts next)."""
+        return [] if self._journals is None else self.tables_in_play()
+
+    async def close(self, timeout: float = 2.0, *, end_tables: bool = False) -> None:
+        """Stop listening, say bye to every connection, stop every table; bounded by ``timeout`` (and the journals'
+        last writes by ``timeout`` more).
+
+        The tables in play stay kept (their journals whole on disk, offered again at the next start) and every
+        connection is told ``restarting``; with ``end_tables``, or when nothing is kept, ``shutting_down``, and
+        ``end_tables`` also forgets every kept table."""
+        kept = [] if end_tables else self.kept_tables()
+        if end_tables:
+            for table in self.tables.values():
+                self._forget(table)
         self._closing = True
         for ask in self._asks.values():
             if not ask.done.done():
@@ -569,8 +601,12 @@ class LanServer:
             table.stop_clock()
         if self._server is not None:
             self._server.close()
+        if kept:
+            bye = {"type": "bye", "reason": RESTARTING, "message": "the host is restarting: your table is kept"}
+        else:
+            bye = {"type": "bye", "reason": p.SHUTTING_DOWN, "message": "the host is stopping"}
         for conn in list(self.connections):
-            conn.finish({"type": "bye", "reason": p.SHUTTING_DOWN, "message": "the host is stopping"})
+            conn.finish(bye)
         tasks = list(self._tasks)
         if tasks:
             _, pending = await asyncio.wait(tasks, timeout=timeout)
@@ -590,6 +626,10 @@ class LanServer:
             if table.host is not None:
                 table.host.close()
         self.tables.clear()
+        if self._journals is not None:  # every move applied so far written and synced, off the loop
+            journals = self._journals
+            if not await asyncio.get_running_loop().run_in_executor(None, journals.close, timeout):
+                log.warning("the tables' last moves could not all be saved in %.0f s", timeout)
 
     # -- the handshake ----------------------------------------------------------------------------------------
     def welcome(self, conn: Connection, hello: p.Hello) -> Player | None:
@@ -1383,6 +1423,7 @@ class LanServer:
         """On the event loop, once per match: the ``MatchOver`` of ``table`` has been applied."""
         from engine.records.seen import keep_host_replay_soon
 
+        self._forget(table)  # nothing left to offer again
         if table.host is not None and self.keep is not None:  # the full replay, written off the loop (not --no-keep)
             keep_host_replay_soon(table.host.table, code=table.code, match=table.match, host=self.name)
 
@@ -1395,7 +1436,7 @@ class LanServer:
 
     # -- tables kept across a restart -------------------------------------------------------------------------
     def _kept_path(self, table: LobbyTable) -> Path | None:
-        return None if self.keep is None else self.keep / f"{table.code}.json"
+        return None if self.keep is None else self.keep / f"{table.code}{JOURNAL_SUFFIX}"
 
     @staticmethod
     def _kept_data(table: LobbyTable) -> dict[str, Any]:
@@ -1413,45 +1454,62 @@ class LanServer:
             ],
         }
 
-    def _keep_table(self, table: LobbyTable) -> None:
-        """Save ``table`` now and after every move; its save goes when its match is over."""
-        host = table.host
-        if self.keep is None or host is None:
+    def _keep_table(self, table: LobbyTable, replaces: Path | None = None) -> None:
+        """Begin ``table``'s journal (before its bots start: no move is made meanwhile), then append each action as
+        it is applied; the journal goes when the match is over (:meth:`_match_over`). The writing and syncing is the
+        journals' thread's: here, and on the thread that applied a move, under the host's lock, it is only queued.
+        ``replaces``: the save it was offered again from."""
+        host, path = table.host, self._kept_path(table)
+        if self._journals is None or host is None or path is None:
             return
+        journals = self._journals
         saved = [len(host.table.actions)]
+        journals.begin(path, host.table, self._kept_data(table), replaces=replaces)
 
         def on_event(event: Event) -> None:  # under the host's lock, on the thread that applied the move
-            if isinstance(event, MatchOver):
-                self._forget(table)
-            elif len(host.table.actions) != saved[0]:
-                saved[0] = len(host.table.actions)
-                self._save(table)
+            actions = host.table.actions
+            count = len(actions)
+            if count != saved[0]:
+                journals.append(path, actions[saved[0] : count])
+                saved[0] = count
 
         host.subscribe(None, on_event, replay=False)
-        self._save(table)
 
     def _save(self, table: LobbyTable) -> None:
+        """Who is a person at ``table`` changed: its journal says so in a set-up line."""
         path = self._kept_path(table)
-        if path is None or table.host is None or table.host.table.state.is_over or table.code not in self.tables:
+        if self._journals is None or path is None or table.host is None or self._closing:
             return
-        problem = store_match(path, table.host.table, self._kept_data(table))
-        if problem is not None:
-            log.warning("%s", problem)
+        if table.over or table.code not in self.tables:
+            return
+        self._journals.setup(path, table.host.table, self._kept_data(table))
 
     def _forget(self, table: LobbyTable) -> None:
+        """``table`` is over or abandoned: its journal goes (not while the host stops: it is offered again)."""
         path = self._kept_path(table)
-        if path is not None:
-            remove_save(path)
+        if self._journals is not None and path is not None and not self._closing:
+            self._journals.remove(path)
 
     def _restore_all(self) -> None:
         """Offer again every table saved in :attr:`keep` (a host started after a stop, a crash or a reboot)."""
         if self.keep is None:
             return
         try:
-            paths = sorted(path for path in self.keep.glob("*.json") if _is_code(path.stem))
+            found_paths = [path for path in self.keep.iterdir() if _is_code(path.stem)]
+        except FileNotFoundError:
+            return
         except OSError as err:
             self.problems.append(f"The saved tables in {self.keep} could not be read ({err.strerror or err}).")
             return
+        # A journal (CODE.jsonl), or a whole-file save of an earlier version (CODE.json); both when a host stopped
+        # while it turned the one into the other: the journal is then the newer, whole, and the old save goes.
+        journals = {path.stem for path in found_paths if path.suffix == JOURNAL_SUFFIX}
+        paths: list[Path] = []
+        for path in sorted(found_paths):
+            if path.suffix == ".json" and path.stem in journals:
+                remove_save(path)
+            elif path.suffix in (".json", JOURNAL_SUFFIX):
+                paths.append(path)
         for path in paths:
             found = load_saved(path)
             if found is None:
@@ -1534,7 +1592,7 @@ class LanServer:
         lobby.host = host
         self.tables[code] = lobby
         log.info("table %s is offered again (%s, %d moves in)", code, entry.key, len(table.actions))
-        self._keep_table(lobby)
+        self._keep_table(lobby, replaces=path)  # begun anew: a line cut short when the host stopped is gone
         self._watch(lobby)
         host.start()
         self._set_clock(lobby)

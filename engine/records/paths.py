@@ -4,7 +4,9 @@
 the real one), else ``platformdirs.user_data_dir("parlour")``. In it:
 
 - ``autosave.json``: the local match in progress (:mod:`engine.records.saves`);
-- ``host/<CODE>.json``: each table a LAN host is running, under its table code;
+- ``host/<CODE>.jsonl``: each table a LAN host is running, its journal under its table code (``<CODE>.json``: a
+  whole-file save of an earlier version, still read);
+- ``host.log``: the log of a LAN host started in the background;
 - ``replays/*.jsonl``: every finished match (:mod:`engine.records.replays`);
 - ``stats.sqlite3``: the statistics (:mod:`engine.records.stats`).
 
@@ -65,11 +67,13 @@ def host_save_path(code: str) -> Path:
 
 
 def host_saves() -> list[Path]:
-    """The LAN host's saved tables, by code (what a restarted host offers again)."""
+    """The LAN host's saved tables, by code (what a restarted host offers again): journals (``.jsonl``) and
+    whole-file saves of an earlier version (``.json``)."""
     try:
-        return sorted(path for path in host_dir().glob("*.json") if _CODE.match(path.stem))
+        found = [path for path in host_dir().iterdir() if path.suffix in (".json", ".jsonl")]
     except OSError:
         return []
+    return sorted(path for path in found if _CODE.match(path.stem))
 
 
 def replays_dir() -> Path:
@@ -116,3 +120,11 @@ def move_aside(path: Path) -> Path:
 def one_line(text: str) -> str:
     """A reason as a clause: one line, no full stop of its own at the end."""
     return re.sub(r"\s+", " ", text).strip().rstrip(".")
+
+
+HOST_LOG = "host.log"
+
+
+def host_log_path() -> Path:
+    """What a LAN host started in the background (``parlour host``'s quit dialog) writes: its log."""
+    return data_dir() / HOST_LOG

@@ -29,7 +29,8 @@ async def test_a_restarted_host_offers_its_table_again(tmp_path: Path) -> None:
     async with running(keep=tmp_path, seed=3) as server:
         ann = await client(server, "Ann")
         code = await start_table(server, [ann], "screw", level="easy")
-        assert (tmp_path / f"{code}.json").is_file(), "saved as soon as it starts"
+        assert server.saved()
+        assert (tmp_path / f"{code}.jsonl").is_file(), "saved as soon as it starts"
         snap = await first_snapshot(ann)
         await ann.send({"type": "act", "action": snap["legal"][0], "version": snap["version"]})
         host = server.tables[code].host
@@ -38,14 +39,16 @@ async def test_a_restarted_host_offers_its_table_again(tmp_path: Path) -> None:
         assert host.wait_idle()
         token = ann.token
         before = codec.encode(host.snapshot(0))
-        saved = json.loads((tmp_path / f"{code}.json").read_text())
-        assert len(saved["actions"]) == len(host.table.actions), "the save holds every move so far"
-        assert saved["extra"]["people"][0] == {"name": "Ann", "token": token}
+        assert server.saved()
+        lines = (tmp_path / f"{code}.jsonl").read_text().splitlines()
+        saved = [json.loads(line) for line in lines]
+        assert len(saved) == 1 + len(host.table.actions), "the journal holds every move so far"
+        assert saved[0]["extra"]["people"][0] == {"name": "Ann", "token": token}
         crash = tmp_path / "crash"  # the directory as a crash of the host right now would leave it
         crash.mkdir()
-        shutil.copy(tmp_path / f"{code}.json", crash / f"{code}.json")
+        shutil.copy(tmp_path / f"{code}.jsonl", crash / f"{code}.jsonl")
         await ann.close()
-    assert (tmp_path / f"{code}.json").is_file(), "stopping the host keeps its tables"
+    assert (tmp_path / f"{code}.jsonl").is_file(), "stopping the host keeps its tables"
     async with running(keep=crash, seed=4) as again:
         assert again.problems == []
         table = again.tables[code]
@@ -68,7 +71,7 @@ async def test_a_restarted_host_offers_its_table_again(tmp_path: Path) -> None:
         assert kept.waiting_for == frozenset({0}) and kept.table.state.version == before["version"]
         await ann.send({"type": "next"})
         await play_to_the_end([ann], seed=5)
-        await until(lambda: not (crash / f"{code}.json").exists())
+        await until(lambda: not (crash / f"{code}.jsonl").exists())
         await ann.close()
 
 
@@ -76,11 +79,13 @@ async def test_a_kept_table_whose_person_leaves_is_forgotten(tmp_path: Path) -> 
     async with running(keep=tmp_path) as server:
         ann = await client(server, "Ann")
         code = await start_table(server, [ann], "screw")
-        assert (tmp_path / f"{code}.json").is_file()
+        assert server.saved()
+        assert (tmp_path / f"{code}.jsonl").is_file()
         await ann.send({"type": "leave"})
         await ann.expect("left", WAIT)
         await until(lambda: code not in server.tables)
-        assert not (tmp_path / f"{code}.json").exists(), "nobody is left to offer it to"
+        assert server.saved()
+        assert not (tmp_path / f"{code}.jsonl").exists(), "nobody is left to offer it to"
         await ann.close()
 
 
@@ -102,14 +107,15 @@ async def test_a_save_whose_seats_are_wrong_is_moved_aside(tmp_path: Path) -> No
         ann = await client(server, "Ann")
         code = await start_table(server, [ann], "screw")
         await ann.close()
-    path = tmp_path / f"{code}.json"
-    data = json.loads(path.read_text())
-    data["extra"]["people"] = [{"name": "Ann"}]
-    path.write_text(json.dumps(data))
+    path = tmp_path / f"{code}.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    setup = json.loads(lines[0])
+    setup["extra"]["people"] = [{"name": "Ann"}]
+    path.write_text(json.dumps(setup) + "\n" + "".join(lines[1:]))
     async with running(keep=tmp_path) as again:
         assert code not in again.tables
         assert len(again.problems) == 1 and "could not be offered again" in again.problems[0]
-        assert (tmp_path / f"{code}.json.bad").is_file()
+        assert (tmp_path / f"{code}.jsonl.bad").is_file()
 
 
 async def test_without_keep_nothing_is_written(tmp_path: Path) -> None:

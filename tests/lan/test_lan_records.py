@@ -20,6 +20,7 @@ from engine.records.seen import check_seen, find_host_replay, load_seen
 from engine.records.stats import summary
 from tui.lan_app import LanApp
 from tui.lan_records import LanRecords
+from tui.screens.confirm import table_in_stack
 
 
 @pytest.fixture
@@ -182,6 +183,11 @@ async def test_the_lan_app_keeps_the_match_it_watched(server: ServerThread) -> N
                     break
                 await pilot.pause(0.01)
             assert found, "the app kept no record of the match it watched"
+            # (The match may end before its table is on the screen: the test ends once it is, not in its mounting.)
+            for _ in range(1000):
+                if table_in_stack(app) is not None and table_in_stack(app) is not app.screen:
+                    break
+                await pilot.pause(0.01)
     finally:
         creator.close()
         ann.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar, Literal
 
+from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -131,3 +132,71 @@ class Navigation:
             self.call_later(self.run_action, "quit")  # the app's own quit (ParlourApp closes its table first)
         else:
             self.post_message(MainMenu())
+
+
+class ChoiceScreen(ModalScreen[str | None]):
+    """Ask one question with several answers, each a button with its key; Esc (or the last answer, the safe one,
+    focused first) says None."""
+
+    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles: #confirm-dialog and the rest)
+    DEFAULT_CSS = """
+    ChoiceScreen {
+        align: center middle;
+        background: $background 60%;
+    }
+    ChoiceScreen #confirm-dialog {
+        width: 64;
+    }
+    ChoiceScreen #choice-buttons {
+        height: auto;
+        align: center middle;
+    }
+    ChoiceScreen #choice-buttons Button {
+        width: 100%;
+        margin: 0 0 0 0;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "choose('')", "Stay", show=False)]
+
+    def __init__(self, question: str, detail: str, choices: list[tuple[str, str, str]]) -> None:
+        """``choices``: (answer, label, key) each; the last is the one that changes nothing (None is answered)."""
+        super().__init__()
+        self.question = question
+        self.detail = detail
+        self.choices = choices
+
+    def on_key(self, event: events.Key) -> None:
+        """Each answer's key (shown on its button) answers it."""
+        for answer, _label, key in self.choices:
+            if event.key == key:
+                event.stop()
+                self.action_choose(answer)
+                return
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-dialog"):
+            yield Static(Content(self.question), id="confirm-question")
+            if self.detail:
+                yield Static(Content(self.detail), id="confirm-detail")
+            with Vertical(id="choice-buttons"):
+                last = len(self.choices) - 1
+                for number, (answer, label, key) in enumerate(self.choices):
+                    yield Button(
+                        f"{label} ({key})",
+                        id=f"choice-{answer}",
+                        variant="primary" if number == last else "default",
+                        compact=True,
+                    )
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.query_one(f"#choice-{self.choices[-1][0]}", Button).focus()  # Enter: the answer that changes nothing
+
+    def action_choose(self, answer: str) -> None:
+        last = self.choices[-1][0]
+        self.dismiss(None if answer in ("", last) else answer)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_choose((event.button.id or "").removeprefix("choice-"))
