@@ -85,9 +85,11 @@ def guest_command(port: int, password: str | None) -> Any:
 class Host:
     """A :class:`LanServer` and, with an SSH port, an :class:`~engine.lan.ssh.SshGateway` before it, on one loop."""
 
-    def __init__(self, settings: HostSettings) -> None:
+    def __init__(self, settings: HostSettings, *, owner: str | None = None) -> None:
+        """``owner``: the name of the host's own player (``parlour host`` with its lobby), asked to let a player
+        back into a seat when nobody at the table can be."""
         self.settings = settings
-        self.server = LanServer(name=settings.name, password=settings.password, keep=settings.keep)
+        self.server = LanServer(name=settings.name, password=settings.password, keep=settings.keep, owner=owner)
         self.gateway: SshGateway | None = None
         self.port = 0
         self.ssh_port: int | None = None
@@ -229,7 +231,7 @@ class HostThread:
     """A :class:`Host` on a thread and event loop of its own (the app runs on the main thread)."""
 
     def __init__(self, settings: HostSettings) -> None:
-        self.host = Host(settings)
+        self.host = Host(settings, owner=settings.name)  # (the app on the main thread is its own player's)
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="parlour-host", daemon=True)
 

@@ -27,8 +27,9 @@ synced by a thread of its own, never on the event loop nor under the table's loc
 is a person there changes. The journal goes when the match is over or its last person leaves. A host started again
 with the same directory offers those tables again (a journal cut short mid-line by a crash is read without that
 line; a whole-file ``CODE.json`` of an earlier version is read too): each is in play under its old code, its
-people ``away`` until they come back: with their token (a client that was waiting to resume does so by itself) or,
-since a client may have gone with the host, by saying ``hello`` with their name. A save that cannot be used is
+people ``away`` until they come back with their token (a client that was waiting to resume does so by itself, and
+``parlour join`` keeps it on disk: :mod:`engine.lan.tokens`), or are let back in by someone at the table (a name
+alone never opens a seat in play: :meth:`LanServer.welcome`). A save that cannot be used is
 moved aside (never deleted) and said in one sentence (:attr:`LanServer.problems`). A host that stops while it
 keeps tables in play says ``bye`` with ``restarting`` to every connection (``shutting_down`` otherwise).
 """
@@ -66,10 +67,6 @@ from engine.table import MAX_SEED
 
 log = logging.getLogger("parlour.lan")
 
-RESTARTING = "restarting"
-"""The ``reason`` of the ``bye`` a host sends as it stops while it keeps tables in play (``shutting_down`` when it
-keeps none): a client may come back with its token once the host is up again."""
-
 CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"
 """Table codes are four of these letters (no vowels: no words, no 0/O or 1/I confusion)."""
 
@@ -92,9 +89,6 @@ class Player:
     timers: list[asyncio.TimerHandle] = field(default_factory=list)
     created: list[float] = field(default_factory=list)
     """When this player made its tables of the last minute (a cap on how fast one makes tables)."""
-    restored: bool = False
-    """Kept in a table saved before the host restarted, and not back yet: its name alone takes it back (its client
-    may have stopped with the host, and its token with it)."""
 
     def send(self, data: dict[str, Any]) -> None:
         if self.conn is not None:
@@ -602,7 +596,7 @@ class LanServer:
         if self._server is not None:
             self._server.close()
         if kept:
-            bye = {"type": "bye", "reason": RESTARTING, "message": "the host is restarting: your table is kept"}
+            bye = {"type": "bye", "reason": p.RESTARTING, "message": "the host is restarting: your table is kept"}
         else:
             bye = {"type": "bye", "reason": p.SHUTTING_DOWN, "message": "the host is stopping"}
         for conn in list(self.connections):
@@ -822,7 +816,6 @@ class LanServer:
         player.timers.clear()
         player.conn = conn
         player.away_since = None
-        player.restored = False
         conn.send(self._welcome_data(player, resumed=True))
         log.info("%s: %s is back", conn.peer, player.name)
         table = player.table
@@ -1562,7 +1555,7 @@ class LanServer:
             name = p.player_name(person.get("name"))
             if name_key(name) in self.players or person["token"] in self.tokens:
                 raise ValueError(f"{name} is at another table")
-            player = Player(name=name, token=person["token"], seat=seat, away_since=time.monotonic(), restored=True)
+            player = Player(name=name, token=person["token"], seat=seat, away_since=time.monotonic())
             players.append(player)
             slots.append(SeatSlot(player=player))
         if not players:
