@@ -272,7 +272,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     if wanted("host"):
         host.add_argument("--headless", action="store_true", help="run only the server, until Ctrl+C or SIGTERM")
         host.add_argument(
-            "--bind", default="0.0.0.0", metavar="ADDR", help="the address to listen on (default 0.0.0.0)"
+            "--bind",
+            default="",
+            metavar="ADDR",
+            help="the address to listen on (default: every address of this machine, IPv4 and IPv6; 0.0.0.0: every "
+            "IPv4 one)",
         )
         host.add_argument("--port", type=port_number, default=7777, help="the TCP port (default 7777; 0: any free one)")
         lan_password = host.add_mutually_exclusive_group()

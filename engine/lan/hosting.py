@@ -42,7 +42,8 @@ class HostingError(ParlourError):
 
 @dataclass(frozen=True)
 class HostSettings:
-    bind: str = "0.0.0.0"
+    bind: str = ""
+    """The address to listen on ("": every address of this machine, IPv4 and IPv6)."""
     port: int = 7777
     name: str = "Parlour"
     password: str | None = None
@@ -54,9 +55,12 @@ class HostSettings:
 
 
 def _listen_error(err: OSError, what: str, bind: str, port: int, flag: str) -> HostingError:
+    where = bind or "every address"
     if err.errno == errno.EADDRINUSE:
-        return HostingError(f"{what} {port} is in use on {bind}: choose another with {flag}")
-    return HostingError(f"cannot listen on {bind}:{port}: {(err.strerror or str(err)).lower()}")
+        return HostingError(f"{what} {port} is in use on {where}: choose another with {flag}")
+    return HostingError(
+        f"cannot listen on {join_address(bind, port) if bind else where}: {(err.strerror or str(err)).lower()}"
+    )
 
 
 def guest_command(port: int, password: str | None) -> Any:
@@ -214,7 +218,7 @@ def run_headless(settings: HostSettings) -> int:
         if offered:
             print(f"parlour: tables in play again: {', '.join(offered)}", file=sys.stderr, flush=True)
         if host.ssh_port is not None:
-            print(f"parlour: SSH on {settings.bind}:{host.ssh_port}", file=sys.stderr, flush=True)
+            print(f"parlour: SSH on port {host.ssh_port}", file=sys.stderr, flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):

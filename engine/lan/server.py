@@ -45,6 +45,7 @@ import logging
 import math
 import random
 import secrets
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -223,9 +224,12 @@ class Connection:
         self.sent_lines = 0
         self._writer_task: asyncio.Task[None] | None = None
         peer = writer.get_extra_info("peername")
-        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else "?"
-        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        where = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        where = where.removeprefix("::ffff:") if "." in where else where  # (IPv4 on a dual-stack socket)
+        self.address = where
         """The peer's address without its port: what limits per address count."""
+        port = peer[1] if isinstance(peer, tuple) and len(peer) >= 2 else None
+        self.peer = "?" if port is None else f"[{where}]:{port}" if ":" in where else f"{where}:{port}"
         self.opened = time.monotonic()
         self.allowance = float(server.line_burst)
         """Lines this connection may send before it is held back (a token bucket)."""
@@ -515,10 +519,16 @@ class LanServer:
         """Listen on ``host``:``port`` (0: any free port); the bound port. OSError if the port is in use."""
         self._loop = asyncio.get_running_loop()
         # The reader's limit counts the line's ending too: a line of MAX_LINE bytes may end in \r\n.
-        self._server = await asyncio.start_server(self._accept, host, port, limit=p.MAX_LINE + 1)
+        if host == "" and socket.has_dualstack_ipv6():
+            # Every address, IPv4 and IPv6, on one socket and so one port (asyncio's own sockets for "" would be
+            # two, each with its own port when any free one is asked for).
+            listening = socket.create_server(("", port), family=socket.AF_INET6, dualstack_ipv6=True)
+            self._server = await asyncio.start_server(self._accept, sock=listening, limit=p.MAX_LINE + 1)
+        else:
+            self._server = await asyncio.start_server(self._accept, host or "0.0.0.0", port, limit=p.MAX_LINE + 1)
         sockets = self._server.sockets
         self.port = int(sockets[0].getsockname()[1]) if sockets else port
-        log.info("listening on %s:%d", host, self.port)
+        log.info("listening on %s port %d", host or "every address", self.port)
         self._restore_all()
         return self.port
 

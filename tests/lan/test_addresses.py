@@ -110,3 +110,21 @@ def test_the_headless_log_names_its_bind_address() -> None:
     assert port is not None, lines
     assert f"parlour: Others join with: parlour join 127.0.0.1:{port.group(1)}" in lines
     assert not any("0.0.0.0" in line for line in lines)
+
+
+@pytest.mark.skipif(not socket.has_dualstack_ipv6(), reason="this machine has no dual-stack IPv6 sockets")
+async def test_every_address_is_one_port_for_ipv4_and_ipv6() -> None:
+    from engine.lan.client import LanClient
+    from engine.lan.server import LanServer
+
+    server = LanServer(seed=1)
+    port = await server.start("", 0)
+    try:
+        for host, name in (("127.0.0.1", "Ann"), ("::1", "Bob")):
+            c = await LanClient.connect(host, port)
+            await c.hello(name)
+            peers = {conn.player.name: conn.address for conn in server.connections if conn.player is not None}
+            assert peers[name] == host, peers  # an IPv4 peer is written as IPv4, not as ::ffff:127.0.0.1
+            await c.close()
+    finally:
+        await server.close()

@@ -161,7 +161,7 @@ def read_ports(proc: subprocess.Popen[bytes], ssh: bool) -> tuple[int, int | Non
                 break
             seen += chunk
             lan = re.search(rb"hosting on 127\.0\.0\.1:(\d+)", seen)
-            over_ssh = re.search(rb"SSH on 127\.0\.0\.1:(\d+)", seen)
+            over_ssh = re.search(rb"SSH on port (\d+)", seen)
             if lan and (over_ssh or not ssh):
                 return int(lan.group(1)), int(over_ssh.group(1)) if over_ssh else None
     proc.kill()
