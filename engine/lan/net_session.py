@@ -152,10 +152,7 @@ class NetworkSession:
     def _welcome(self, data: dict[str, Any]) -> None:
         self.welcome = data
         if self.on_welcome is not None:
-            try:
-                self.on_welcome(data)
-            except Exception:  # the caller's bug must not end the connection
-                log.exception("a welcome callback failed")
+            _tell_one(self.on_welcome, data, "welcome")
 
     @property
     def protocol(self) -> int:
@@ -330,10 +327,7 @@ class NetworkSession:
         with self._state:
             started = self._last_started
         if started is not None:
-            try:
-                callback(started)
-            except Exception:  # a listener's bug must not end the connection
-                log.exception("a lobby callback failed")
+            _tell_one(callback, started, "lobby")
 
         def stop() -> None:
             with self._subscribers_lock, contextlib.suppress(ValueError):
@@ -345,10 +339,7 @@ class NetworkSession:
         with self._subscribers_lock:
             listeners = list(self._listeners)
         for callback in listeners:
-            try:
-                callback(data)
-            except Exception:  # a listener's bug must not end the connection
-                log.exception("a lobby callback failed")
+            _tell_one(callback, data, "lobby")
 
     def _table_code(self, call: _Call) -> str:
         assert call.reply is not None
@@ -711,10 +702,7 @@ class NetworkSession:
         elif kind == "waiting":
             waiting = self._on_waiting
             if waiting is not None:
-                try:
-                    waiting(data)
-                except Exception:  # the caller's bug must not end the connection
-                    log.exception("a waiting callback failed")
+                _tell_one(waiting, data, "waiting")
         elif kind == "error":
             self._last_error = str(data.get("message", data.get("code")))
         elif kind == "table":
@@ -767,6 +755,14 @@ class NetworkSession:
         if not isinstance(snap, Snapshot):
             raise ParlourError("the host sent a snapshot that does not decode")
         return snap
+
+
+def _tell_one(callback: Callable[[dict[str, Any]], object], data: dict[str, Any], what: str) -> None:
+    """Call a caller's callback with a host message: its bug is logged, and must not end the connection."""
+    try:
+        callback(data)
+    except Exception:
+        log.exception("a %s callback failed", what)
 
 
 def _reason(err: BaseException) -> str:

@@ -107,6 +107,12 @@ def keep_replay(table: Table, directory: Path | None = None, extra: dict[str, An
     finished = datetime.datetime.now(datetime.UTC)
     text = "\n".join(replay_lines(table, finished, extra)) + "\n"
     stem = f"{finished.astimezone():%Y-%m-%d-%H%M%S}-{table.entry.key}-{table.seed}"
+    return write_new(where, stem, text)
+
+
+def write_new(where: Path, stem: str, text: str) -> Path:
+    """Write ``text`` (atomically) as ``where/STEM.jsonl``, or ``STEM-2.jsonl``... the first free name; its path.
+    OSError if it cannot be written."""
     where.mkdir(parents=True, exist_ok=True)
     path = where / f"{stem}{SUFFIX}"
     number = 2

@@ -52,7 +52,7 @@ from engine import codec
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.match import MatchOver
-from engine.records.paths import replays_dir, write_atomically
+from engine.records.paths import replays_dir
 from engine.records.record import FORMAT, SEEN_FORMAT, RecordError, SeenHeader
 from engine.records.replays import (
     MAX_LINE,
@@ -62,6 +62,7 @@ from engine.records.replays import (
     keep_replay,
     read_lines,
     verify_replay,
+    write_new,
 )
 from engine.registry import get_entry
 
@@ -132,15 +133,7 @@ def keep_seen(record: SeenRecord, directory: Path | None = None) -> Path:
     header = record.header
     mine = "watch" if header.seat is None else f"seat{header.seat}"
     code = "".join(letter for letter in header.table if letter.isalnum())[:16] or "table"
-    stem = f"{finished.astimezone():%Y-%m-%d-%H%M%S}-{header.game}-{code}-{mine}"
-    where.mkdir(parents=True, exist_ok=True)
-    path = where / f"{stem}{SUFFIX}"
-    number = 2
-    while path.exists():
-        path = where / f"{stem}-{number}{SUFFIX}"
-        number += 1
-    write_atomically(path, text)
-    return path
+    return write_new(where, f"{finished.astimezone():%Y-%m-%d-%H%M%S}-{header.game}-{code}-{mine}", text)
 
 
 # -- reading ---------------------------------------------------------------------------------------------------------
