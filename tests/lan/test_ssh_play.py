@@ -321,3 +321,80 @@ async def test_a_guest_who_logs_in_with_a_key_has_it_named_to_their_client(
         if screen is not None:
             await screen.close()
         await asyncio.wait_for(host.close(), 3 * WAIT)
+
+
+async def test_a_guest_whose_client_crashed_is_back_in_the_seat_with_the_same_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bea logs in with her key and sits; her ``parlour join`` dies (SIGKILL) in the middle of the match; she logs in
+    again with the same key and is in her seat at once: her client kept the seat's token in the data directory the
+    gateway gives that key (a name alone would open nothing)."""
+    monkeypatch.setenv("PARLOUR_DATA_DIR", str(tmp_path / "data"))
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(key.export_public_key())
+    host = Host(HostSettings(bind="127.0.0.1", port=0, name="Parlour Test", ssh_port=0, ssh_keys=keys))
+    await asyncio.wait_for(host.start(), WAIT)
+    assert host.ssh_port
+    cleo: NetworkSession | None = None
+    conns: list[asyncssh.SSHClientConnection] = []
+    screens: list[Screen] = []
+
+    async def log_in() -> tuple[asyncssh.SSHClientProcess[bytes], Screen]:
+        assert host.ssh_port
+        conn = await asyncio.wait_for(
+            asyncssh.connect(
+                "127.0.0.1", host.ssh_port, username="bea", password=None, known_hosts=None, client_keys=[key]
+            ),
+            WAIT,
+        )
+        conns.append(conn)
+        process = await asyncio.wait_for(
+            conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None), WAIT
+        )
+        screen = Screen(process)
+        screens.append(screen)
+        return process, screen
+
+    try:
+        session: NetworkSession = await asyncio.to_thread(NetworkSession.connect, "127.0.0.1", host.port, "Cleo")
+        cleo = session
+        code = await asyncio.to_thread(session.create, "screw", 2, bots=[None, None])
+        process, screen = await log_in()
+        await until(lambda: code in screen.text, 3 * WAIT, f"table {code} on the guest's screen", screen.why)
+
+        def seat(status: str) -> Callable[[], bool]:
+            def check() -> bool:
+                found = seat_one(cleo)
+                return found is not None and found["name"] == "bea" and found["status"] == status
+
+            return check
+
+        def enter_again() -> None:
+            found = seat_one(cleo)
+            if found is not None and found["status"] == "open":
+                process.stdin.write(b"\r")
+
+        process.stdin.write(b"\r")
+        await until(seat("ready"), 3 * WAIT, "bea seated and ready", screen.why, every=enter_again, interval=SIT_AGAIN)
+        await asyncio.to_thread(session.start)
+        await until(seat("connected"), 3 * WAIT, "bea playing", screen.why)
+        tokens = list((tmp_path / "data" / "guests").glob("*/tokens/*.json"))
+        assert len(tokens) == 1, "the seat's token, kept in the data directory of bea's key"
+
+        (pid,) = guest_pids("bea")
+        os.kill(pid, 9)  # her client crashes
+        await until(seat("away"), 3 * WAIT, "bea away", screen.why)
+        await until(lambda: not guest_pids("bea"), GONE, "the dead client reaped")
+
+        process, screen = await log_in()
+        await until(seat("connected"), 3 * WAIT, "bea back in her seat", screen.why)
+        await until(lambda: "Your card" in screen.text, 3 * WAIT, "her table (not the lobby) on her screen", screen.why)
+    finally:
+        if cleo is not None:
+            cleo.close()
+        for conn in conns:
+            conn.close()
+        for screen in screens:
+            await screen.close()
+        await asyncio.wait_for(host.close(), 3 * WAIT)
