@@ -238,7 +238,10 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
 
     def offer_resume(self, then: Callable[[], None]) -> None:
         """If a match was left unfinished (Parlour closed or killed), ask whether to go on with it; otherwise, or
-        when the answer is no, ``then()``. A save that cannot be used is moved aside and said in one sentence."""
+        when the answer is no, ``then()``. A save that cannot be used is moved aside and said in one sentence.
+
+        Offered is this process's own save (:func:`~engine.records.paths.autosave_path`): the newest that no other
+        running Parlour owns, so a match in play elsewhere is never offered; the older ones, at later starts."""
         path = autosave_path()
         if not os.path.lexists(path):  # no match left unfinished: the save machinery is not even loaded
             then()

@@ -3,7 +3,9 @@
 ``data_dir()`` is ``$PARLOUR_DATA_DIR`` when set (the tests point it at a temporary directory, so no test writes to
 the real one), else ``platformdirs.user_data_dir("parlour")``. In it:
 
-- ``autosave.json``: the local match in progress (:mod:`engine.records.saves`);
+- ``autosave.json``: the local match in progress (:mod:`engine.records.saves`), and ``autosave-2.json``,
+  ``autosave-3.json`` ... those of other Parlours running at the same time: each running Parlour owns one save
+  (:func:`autosave_path`), locked through its ``.lock`` file beside it for as long as the process lives;
 - ``host/<CODE>.jsonl``: each table a LAN host is running, its journal under its table code (``<CODE>.json``: a
   whole-file save of an earlier version, still read);
 - ``host.log``: the log of a LAN host started in the background;
@@ -25,9 +27,16 @@ host/NGQC.json stats.sqlite3
 
 from __future__ import annotations
 
+import errno
+import itertools
 import os
 import re
+import stat
+import sys
 import tempfile
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
@@ -51,8 +60,131 @@ def data_dir() -> Path:
 
 
 def autosave_path() -> Path:
-    """The local match in progress, saved after every action."""
-    return data_dir() / AUTOSAVE
+    """Where this process saves its local match in progress (after every action): a save no other running Parlour
+    uses, and the one offered to go on with at the start.
+
+    The first call claims it, and the claim lasts as long as the process (a process killed with SIGKILL lets go
+    too: the lock is the system's, on the open file). Claimed is the newest save that no running Parlour owns, the
+    match left unfinished by a Parlour closed or killed; when every save is owned (or there is none), the first
+    free one of ``autosave.json``, ``autosave-2.json``, ... The other saves stay where they are, each one claimed,
+    and so offered, by a later start. A data directory where no lock can be taken (it cannot be made, or its file
+    system has no locks) gives ``autosave.json`` unclaimed, tried again at the next call."""
+    where = data_dir()
+    with _CLAIM_LOCK:
+        global _claim
+        if _claim is not None and _claim.where == where and _claim.handle is not None:
+            return _claim.path
+        if _claim is not None and _claim.handle is not None:
+            os.close(_claim.handle)  # another data directory (the tests'): this one is let go
+        _claim = _claim_save(where)
+        return _claim.path
+
+
+MAX_SAVES = 1000
+"""Saves of Parlours running at once beyond which no other is claimed (``autosave.json`` is then used unclaimed)."""
+LOCK_SUFFIX = ".lock"
+_SAVE_NAME = re.compile(r"^autosave(?:-([2-9]|[1-9][0-9]+))?\.json$")
+
+
+@dataclass(frozen=True)
+class _Claim:
+    where: Path
+    """The data directory it was claimed in."""
+    path: Path
+    handle: int | None
+    """The open lock file, locked by this process (None: no lock could be taken there)."""
+
+
+_claim: _Claim | None = None
+_CLAIM_LOCK = threading.Lock()
+
+
+def _forget_claim() -> None:
+    """In a child made by ``fork``: the parent's save stays the parent's (closing this copy keeps its lock), and a
+    claim of the child's own starts afresh (the parent's lock may have been held by another thread)."""
+    global _claim, _CLAIM_LOCK
+    if _claim is not None and _claim.handle is not None:
+        os.close(_claim.handle)
+    _claim = None
+    _CLAIM_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_claim)
+
+
+def save_slot(where: Path, number: int) -> Path:
+    """The ``number``-th save in data directory ``where``: ``autosave.json``, then ``autosave-2.json`` ..."""
+    return where / (AUTOSAVE if number == 1 else f"autosave-{number}.json")
+
+
+def local_saves(where: Path | None = None) -> list[Path]:
+    """The saves of local matches in ``where`` (by default :func:`data_dir`), newest first; owned or not."""
+    folder = data_dir() if where is None else where
+    try:
+        names = [name for name in os.listdir(folder) if _SAVE_NAME.match(name)]
+    except OSError:
+        return []
+
+    def age(name: str) -> tuple[int, str]:
+        try:
+            return (-os.lstat(folder / name).st_mtime_ns, name)
+        except OSError:  # gone meanwhile
+            return (0, name)
+
+    return [folder / name for name in sorted(names, key=age)]
+
+
+def _claim_save(where: Path) -> _Claim:
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        slots = (save_slot(where, number) for number in range(1, MAX_SAVES + 1))
+        for path in itertools.chain(local_saves(where), slots):  # (one owned is tried again: it may be let go)
+            handle = _lock(path)
+            if handle is not None:
+                return _Claim(where, path, handle)
+    except OSError:  # no lock here: saved as before, unclaimed (the save's own writes say what is wrong)
+        pass
+    return _Claim(where, where / AUTOSAVE, None)
+
+
+def _lock(save: Path) -> int | None:
+    """The lock file of ``save``, open and locked by this process; None when another process holds it, or it is
+    not a regular file (that save is left alone). OSError when no lock can be taken in its directory."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        handle = os.open(save.with_name(save.name + LOCK_SUFFIX), flags, 0o600)
+    except OSError as err:
+        if err.errno in (errno.EISDIR, errno.ELOOP, errno.ENXIO) or os.path.lexists(err.filename or ""):
+            return None  # something else is there (a directory, a link, a socket, another user's file)
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode) or not _locked(handle):
+            os.close(handle)
+            return None
+    except BaseException:
+        os.close(handle)
+        raise
+    return handle
+
+
+def _locked(handle: int) -> bool:
+    """Lock the open file ``handle`` for this process, without waiting: False when another process holds it."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        try:
+            msvcrt.locking(handle, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def host_dir() -> Path:
@@ -108,6 +240,43 @@ def write_atomically(path: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def write_new_file(names: Iterable[Path], text: str, link: Callable[[str, Path], None] = os.link) -> Path:
+    """Write ``text`` as the first of ``names`` (all in one directory, made if missing) that no file has, and
+    return its path: flushed to disk under a temporary name, then given its name by ``link`` (:func:`os.link`), in
+    one step that fails when the name is taken, by another process as much as by this one, so two writers never
+    share a name and a reader never sees half a file. Where the file system makes no links (``link`` raises another
+    OSError than FileExistsError), the name is taken by creating the file exclusively and the text renamed over it.
+    OSError if it cannot be written."""
+    chosen = iter(names)
+    first = next(chosen)
+    first.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{first.name}.", suffix=".tmp", dir=first.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        can_link = True
+        for path in itertools.chain((first,), chosen):
+            if can_link:
+                try:
+                    link(temporary, path)
+                    return path
+                except FileExistsError:
+                    continue
+                except OSError:
+                    can_link = False  # this file system makes no links: the name is taken the other way
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            except FileExistsError:
+                continue
+            os.replace(temporary, path)
+            return path
+        raise FileExistsError(errno.EEXIST, "every name is taken", str(first))
+    finally:
+        Path(temporary).unlink(missing_ok=True)
 
 
 def move_aside(path: Path) -> Path:

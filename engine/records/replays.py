@@ -34,6 +34,7 @@ import datetime
 import json
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ from engine import codec
 from engine.errors import ParlourError, echo
 from engine.events import Event
 from engine.game import Action
-from engine.records.paths import replays_dir, write_atomically
+from engine.records.paths import replays_dir, write_new_file
 from engine.records.record import (
     SEEN_FORMAT,
     FormatError,
@@ -112,15 +113,11 @@ def keep_replay(table: Table, directory: Path | None = None, extra: dict[str, An
 
 def write_new(where: Path, stem: str, text: str) -> Path:
     """Write ``text`` (atomically) as ``where/STEM.jsonl``, or ``STEM-2.jsonl``... the first free name; its path.
-    OSError if it cannot be written."""
-    where.mkdir(parents=True, exist_ok=True)
-    path = where / f"{stem}{SUFFIX}"
-    number = 2
-    while path.exists():
-        path = where / f"{stem}-{number}{SUFFIX}"
-        number += 1
-    write_atomically(path, text)
-    return path
+    A name is taken in one step that fails when it is already taken, so two processes writing at once (two
+    Parlours finishing a game of the same seed in the same second) never share a file. OSError if it cannot be
+    written."""
+    names = (where / (f"{stem}{SUFFIX}" if number == 1 else f"{stem}-{number}{SUFFIX}") for number in count(1))
+    return write_new_file(names, text)
 
 
 # -- reading ---------------------------------------------------------------------------------------------------------
