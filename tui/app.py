@@ -201,6 +201,7 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         self.host = host
         self._keep(host)
         screen = screen_type(host.connect(0))
+        screen.seed = host.table.seed  # (the session is never told it: it deals the hands)
         self._show_screen(screen)
         screen.call_after_refresh(host.start)
         return screen

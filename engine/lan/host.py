@@ -93,13 +93,15 @@ class TableHost:
         return self.table.entry
 
     def info(self, seat: int | None) -> TableInfo:
+        """What a session of ``seat`` is told of the table, never its seed: the seed deals every hand (the table
+        keeps it, and so does a replay of the match; the app that made a local table shows it from there)."""
         table = self.table
         return TableInfo(
             key=table.entry.key,
             options=table.options,
             names=table.names,
             bots=tuple(s.level for s in table.seats),
-            seed=table.seed,
+            seed=None,
             seat=seat,
         )
 

@@ -301,9 +301,8 @@ def test_info_and_entry(factory: Factory, key: str, hosts: list[TableHost]) -> N
     assert info.key == table.entry.key
     assert info.names == table.names and len(info.names) == players_for(game)
     assert info.bots[0] is None and all(level == "easy" for level in info.bots[1:])
-    # A session in this process may know the seed (a local game shows it); over the network it is never sent: it
-    # would deal every card still to come.
-    assert info.seed == (None if factory is network else 1)
+    # No session is told the seed, in this process or over the network: it would deal every card still to come.
+    assert info.seed is None
     assert info.options == table.options
     assert session.entry.game.key == key
 

@@ -143,7 +143,9 @@ class SessionScreen(StyledOnce, Screen[None]):
         info = session.info
         self.info = info
         self.options: Any = info.options
-        self.seed = info.seed
+        self.seed: int | None = None
+        """The table's seed, shown in the subtitle and the results: set by the app that made a local table
+        (:mod:`tui.app`), before the screen is shown. No session is told it (it deals the hands)."""
         self.names: tuple[str, ...] = tuple(info.names)
         self.me: int | None = info.seat
         self.round = 0
