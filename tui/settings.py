@@ -17,9 +17,11 @@ temporary directory) and reads like this::
     difficulty = "hard"
     players = 4
 
-A file that cannot be used (not text, not TOML, a value of the wrong type or out of range, an unknown theme) is
-never deleted and never half-used: :func:`load` moves it aside to ``settings.toml.bad`` (``.bad-2``, ... so an
-older one is never overwritten), returns the defaults, and says what was wrong in one sentence for the app to show.
+A file that cannot be used (not text, not TOML, a value of the wrong type or out of range, an unknown theme, larger
+than :data:`MAX_BYTES`, or not a regular file at all: a FIFO, a directory or a device in its place, never opened to
+be read, so never waited on) is never deleted and never half-used: :func:`load` moves it aside to
+``settings.toml.bad`` (``.bad-2``, ... so an older one is never overwritten), returns the defaults, and says what
+was wrong in one sentence for the app to show.
 A file that is missing is simply the defaults. Keys this version does not know are ignored but kept: they are
 written back on the next save, so a newer Parlour's settings survive a run of an older one.
 
@@ -49,7 +51,14 @@ from textual.theme import BUILTIN_THEMES
 
 from engine.errors import echo
 from engine.names import NAME_LIMIT, name_problem
-from engine.records.paths import move_aside, one_line, write_atomically
+from engine.records.paths import (
+    TooLargeError,
+    UnreadableError,
+    move_aside,
+    one_line,
+    read_regular,
+    write_atomically,
+)
 from engine.registry import ENTRIES, listing
 
 __all__ = [
@@ -231,14 +240,15 @@ def load(path: Path | None = None, themes: Collection[str] = BUILTIN_THEMES) -> 
     """
     path = settings_path() if path is None else path
     try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_BYTES + 1)
+        raw = read_regular(path, MAX_BYTES)
     except FileNotFoundError:
         return Settings(), None
+    except TooLargeError:
+        return Settings(), _set_aside(path, f"it is larger than {MAX_BYTES // 1024} KB, far more than settings take")
+    except UnreadableError as err:  # a FIFO, a directory, a device: never opened to be read, so never waited on
+        return Settings(), _set_aside(path, str(err))
     except OSError as err:
         return Settings(), _set_aside(path, f"it could not be read: {err.strerror or err}")
-    if len(raw) > MAX_BYTES:
-        return Settings(), _set_aside(path, f"it is larger than {MAX_BYTES // 1024} KB, far more than settings take")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

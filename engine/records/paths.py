@@ -15,6 +15,11 @@ the real one), else ``platformdirs.user_data_dir("parlour")``. In it:
 A file that cannot be used is never deleted: :func:`move_aside` renames it to ``NAME.bad`` (``.bad-2``, ... the
 first free name, so an older one is never overwritten), and the player is told in one sentence.
 
+Every reader opens its file with :func:`open_regular` (or :func:`read_regular`): only a regular file is read, and
+never one larger than the reader's cap. A FIFO, a directory, a socket or a device in a file's place is refused
+before a byte is read (it is opened without blocking, so a FIFO with no writer never hangs the start), with a
+:class:`NotAFileError` whose message is the clause to tell; a file over the cap is a :class:`TooLargeError`.
+
 >>> import os, tempfile
 >>> with tempfile.TemporaryDirectory() as where:
 ...     os.environ[DATA_ENV] = where
@@ -38,6 +43,7 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import platformdirs
 
@@ -284,6 +290,88 @@ def move_aside(path: Path) -> Path:
     aside = aside_path(path)
     os.rename(path, aside)
     return aside
+
+
+class UnreadableError(OSError):
+    """A file that is not read: the message (``str(err)``) is a clause for a sentence, no capital, no full stop."""
+
+
+class NotAFileError(UnreadableError):
+    """Something other than a regular file (a FIFO, a directory, a socket, a device) where a file is read."""
+
+
+class TooLargeError(UnreadableError):
+    """A regular file larger than its reader's cap."""
+
+
+def kind_of(mode: int) -> str:
+    """What a file of ``mode`` (``st_mode``) is, as a clause: ``it is a FIFO (a named pipe), not a file``.
+
+    >>> kind_of(stat.S_IFIFO), kind_of(stat.S_IFDIR)
+    ('it is a FIFO (a named pipe), not a file', 'it is a directory, not a file')
+    """
+    if stat.S_ISDIR(mode):
+        return "it is a directory, not a file"
+    if stat.S_ISFIFO(mode):
+        return "it is a FIFO (a named pipe), not a file"
+    if stat.S_ISSOCK(mode):
+        return "it is a socket, not a file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "it is a device, not a file"
+    return "it is not a regular file"
+
+
+def size_words(limit: int) -> str:
+    """A cap in words: ``256 KB``, ``64 MB``."""
+    if limit >= 1024 * 1024:
+        return f"{limit // (1024 * 1024)} MB"
+    return f"{max(1, limit // 1024)} KB"
+
+
+def check_regular(path: Path, limit: int | None = None) -> os.stat_result:
+    """The status of ``path`` (symbolic links followed) if it is a regular file of at most ``limit`` bytes;
+    NotAFileError or TooLargeError otherwise (FileNotFoundError, or another OSError, when it cannot be looked at).
+    Nothing is opened: what sits at ``path`` may be a FIFO or a device."""
+    status = os.stat(path)
+    _check_status(status, limit)
+    return status
+
+
+def _check_status(status: os.stat_result, limit: int | None) -> None:
+    if not stat.S_ISREG(status.st_mode):
+        raise NotAFileError(kind_of(status.st_mode))
+    if limit is not None and status.st_size > limit:
+        raise TooLargeError(f"it is larger than {size_words(limit)}, far more than such a file takes")
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def open_regular(path: Path, limit: int | None = None) -> BinaryIO:
+    """``path`` opened for reading in binary, if it is a regular file of at most ``limit`` bytes (see
+    :func:`check_regular` for the errors). It is looked at before it is opened, opened without blocking (a FIFO
+    put there meanwhile cannot hang the caller) and looked at again once open, through the open file."""
+    check_regular(path, limit)
+    handle = os.open(path, _READ_FLAGS)
+    try:
+        _check_status(os.fstat(handle), limit)
+        if _READ_FLAGS & getattr(os, "O_NONBLOCK", 0):
+            os.set_blocking(handle, True)  # (a regular file never blocks; this only leaves the flag as usual)
+        return os.fdopen(handle, "rb")
+    except BaseException:
+        os.close(handle)
+        raise
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them: NotAFileError for anything but a
+    regular file, TooLargeError for one larger than ``limit`` (also when it grew while it was read),
+    FileNotFoundError when there is none, another OSError when it cannot be read."""
+    with open_regular(path, limit) as file:
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise TooLargeError(f"it is larger than {size_words(limit)}, far more than such a file takes")
+    return data
 
 
 def one_line(text: str) -> str:

@@ -6,6 +6,12 @@ no cards and no state: a :class:`Header` and ``table.actions``. :func:`rebuild` 
 fresh table and checks that each is accepted; the table it gives is the one that was recorded (the same cards, the
 seat to move, the bots and their levels, the state of the RNG for what is still to come).
 
+A header is read as a stranger's input (:meth:`Header.from_data`, :meth:`SeenHeader.from_data`): its game, preset,
+variants and levels are checked against the registry (each variant one of the game's, all of them playable together
+under the preset its options were made from), each name as a name typed at the table is
+(:func:`engine.names.name_problem`: no control or escape characters), and a LAN record's host, table code and match
+identity too; anything else is a :class:`RecordError`, so nothing a file holds reaches the terminal unchecked.
+
 >>> from engine.table import Table
 >>> table = Table.create("big2", players=4, seed=7, bots=[None, "easy", "easy", "easy"], variants=["Taiwan"])
 >>> table.submit(0, table.state.legal_actions()[0])
@@ -22,6 +28,7 @@ True
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -30,6 +37,7 @@ from engine import __version__, codec
 from engine.cards import Card
 from engine.errors import ParlourError, echo
 from engine.game import Action, MatchResult, Scenario
+from engine.names import name_problem
 from engine.registry import check_level, get_entry, make_bot
 from engine.table import SeatInfo, Table, check_seed
 
@@ -129,10 +137,8 @@ class Header:
             expected = type(game.options(entry.preset))
             if not isinstance(options, expected):
                 raise RecordError(f"its options are not {game.name}'s")
-            names = _list(data, "names")
+            names = _names(data)
             levels = _list(data, "levels")
-            if not all(isinstance(name, str) for name in names):
-                raise RecordError("a seat's name is not text")
             players = len(names)
             game.check_players(players)
             if data.get("players") != players or len(levels) != players:
@@ -141,9 +147,7 @@ class Header:
             seed = data.get("seed")
             check_seed(seed)
             assert isinstance(seed, int)
-            variants = _list(data, "variants")
-            if not all(isinstance(v, str) for v in variants):
-                raise RecordError("a variant is not text")
+            variants = _variants(data, game, options)
             started = _text(data, "started_at")
             datetime.datetime.fromisoformat(started)
             return cls(
@@ -156,7 +160,7 @@ class Header:
                 seed=seed,
                 scenario=read_scenario(data.get("scenario")),
                 started_at=started,
-                parlour=str(data.get("parlour", "?")),
+                parlour=_version(data.get("parlour")),
             )
         except RecordError:
             raise
@@ -258,10 +262,8 @@ class SeenHeader:
             options = codec.decode(data.get("options"))
             if not isinstance(options, type(game.options(entry.preset))):
                 raise RecordError(f"its options are not {game.name}'s")
-            names = _list(data, "names")
+            names = _names(data)
             levels = _list(data, "levels")
-            if not all(isinstance(name, str) for name in names):
-                raise RecordError("a seat's name is not text")
             players = len(names)
             game.check_players(players)
             if data.get("players") != players or len(levels) != players:
@@ -272,12 +274,10 @@ class SeenHeader:
                 raise RecordError(f"its seat {echo(seat, 20)} is not one of the table's")
             if seat is not None and checked[seat] is not None:
                 raise RecordError(f"its seat {seat} was a bot's, not a person's")
-            variants = _list(data, "variants")
-            if not all(isinstance(v, str) for v in variants):
-                raise RecordError("a variant is not text")
+            variants = _variants(data, game, options)
             match = data.get("match")
-            if match is not None and not isinstance(match, str):
-                raise RecordError("its match is not text")
+            if match is not None and (not isinstance(match, str) or not _MATCH.fullmatch(match)):
+                raise RecordError(f"its match {echo(match, 40)} is not a match's identity")
             started = _text(data, "started_at")
             datetime.datetime.fromisoformat(started)
             return cls(
@@ -288,11 +288,11 @@ class SeenHeader:
                 names=tuple(names),
                 levels=checked,
                 seat=seat,
-                host=_text(data, "host"),
-                table=_text(data, "table"),
+                host=_host(data),
+                table=_code(data),
                 match=match,
                 started_at=started,
-                parlour=str(data.get("parlour", "?")),
+                parlour=_version(data.get("parlour")),
             )
         except RecordError:
             raise
@@ -300,6 +300,73 @@ class SeenHeader:
             raise RecordError(f"its header does not fit: {err}") from None
         except ValueError as err:
             raise RecordError(f"its header does not fit: {echo(str(err))}") from None
+
+
+def _names(data: Mapping[str, Any]) -> list[str]:
+    """The seats' names, each checked as a name typed at the table is (:func:`engine.names.name_problem`)."""
+    names = _list(data, "names")
+    for seat, name in enumerate(names):
+        if not isinstance(name, str):
+            raise RecordError("a seat's name is not text")
+        problem = name_problem(name)
+        if problem is not None:
+            raise RecordError(f"seat {seat}'s name {echo(name, 40)} is not a name ({problem})")
+    return names
+
+
+def _variants(data: Mapping[str, Any], game: Any, options: Any) -> list[str]:
+    """The variants, each one of the game's and all of them playable together under the record's preset; the
+    preset the header names, the one its options were built from."""
+    preset = data.get("preset")
+    known_presets = {p.key for p in game.presets}
+    expected = game.preset_key(options)
+    if not isinstance(preset, str) or (preset not in known_presets and preset != expected):
+        raise RecordError(f"its preset {echo(preset, 40)} is not one of {game.name}'s")
+    if preset != expected:
+        raise RecordError(f"its preset {echo(preset, 40)} is not the one its options were made from")
+    variants = _list(data, "variants")
+    known = {v.key for v in game.variants}
+    if not all(isinstance(variant, str) for variant in variants):
+        raise RecordError("a variant is not text")
+    for variant in variants:
+        if variant not in known:
+            raise RecordError(f"its variant {echo(variant, 40)} is not one of {game.name}'s")
+    if len(set(variants)) != len(variants):
+        raise RecordError("it names a variant twice")
+    try:
+        game.options(preset, variants)
+    except ParlourError as err:
+        raise RecordError(f"its variants cannot be played together: {err}") from None
+    return variants
+
+
+_MATCH = re.compile(r"[A-Za-z0-9._:|+-]{1,128}")
+"""A match's identity as a host writes it (letters, digits and a little punctuation)."""
+_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
+"""A LAN table's code."""
+
+
+def _host(data: Mapping[str, Any]) -> str:
+    """A LAN host's name, checked as a person's name is (it is shown beside the names)."""
+    host = _text(data, "host")
+    problem = name_problem(host)
+    if problem is not None:
+        raise RecordError(f"its host's name {echo(host, 40)} is not a name ({problem})")
+    return host
+
+
+def _code(data: Mapping[str, Any]) -> str:
+    code = _text(data, "table")
+    if not _CODE.fullmatch(code):
+        raise RecordError(f"its table {echo(code, 40)} is not a table's code")
+    return code
+
+
+def _version(value: object) -> str:
+    """The version of Parlour that wrote the record, as shown: ``?`` for anything but a plain version number."""
+    if isinstance(value, str) and re.fullmatch(r"[0-9A-Za-z.+-]{1,40}", value):
+        return value
+    return "?"
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:

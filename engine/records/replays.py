@@ -14,6 +14,12 @@ in full (the game is over, every hand may be shown), all in the codec's form (:m
 when they are identical, else the first difference in one sentence. :func:`list_replays` reads the first line of
 each file for ``parlour replays``.
 
+A replay is read as a stranger's file: only a regular file (a FIFO, a directory or a device is refused without
+being waited on), at most :data:`MAX_FILE` bytes, one line at a time, each at most :data:`MAX_LINE` bytes (a file
+without a newline is refused once that much is read, never read whole); its header is checked as
+:meth:`~engine.records.record.Header.from_data` says (the game, preset, variants and levels against the registry,
+each name as a typed name is), so nothing it holds reaches the terminal unchecked.
+
 >>> import tempfile
 >>> from engine.table import Table
 >>> table = Table.create("screw", players=3, seed=5, bots=["easy", "easy", "easy"])
@@ -42,7 +48,16 @@ from engine import codec
 from engine.errors import ParlourError, echo
 from engine.events import Event
 from engine.game import Action
-from engine.records.paths import replays_dir, write_new_file
+from engine.records.paths import (
+    NotAFileError,
+    TooLargeError,
+    UnreadableError,
+    one_line,
+    open_regular,
+    replays_dir,
+    size_words,
+    write_new_file,
+)
 from engine.records.record import (
     SEEN_FORMAT,
     FormatError,
@@ -58,7 +73,10 @@ from engine.table import Table
 
 SUFFIX = ".jsonl"
 MAX_LINE = 16 * 1024 * 1024
-"""A line longer than this is not one of ours (the longest, a deal's events, is a few KB)."""
+"""A line longer than this is not one of ours (the longest, a deal's events, is a few KB): it is refused once this
+many bytes of it are read."""
+MAX_FILE = 256 * 1024 * 1024
+"""A replay larger than this is far larger than any match's: it is not read."""
 
 
 class ReplayError(ParlourError):
@@ -122,26 +140,44 @@ def write_new(where: Path, stem: str, text: str) -> Path:
 
 # -- reading ---------------------------------------------------------------------------------------------------------
 def read_lines(path: Path) -> Generator[tuple[int, Any], None, None]:
-    """Each line of ``path`` as JSON data, with its number (from 1); ReplayError for a line that is not JSON."""
+    """Each line of ``path`` as JSON data, with its number (from 1), read one line at a time: never a line longer
+    than :data:`MAX_LINE` (a file without a newline is refused at that many bytes, never read whole), never a file
+    larger than :data:`MAX_FILE`, never anything but a regular file. ReplayError (one sentence) for any of these and
+    for a line that is not JSON."""
     try:
-        with path.open("r", encoding="utf-8", newline="\n") as file:
-            for number, line in enumerate(file, start=1):
+        with open_regular(path, MAX_FILE) as file:
+            number = 0
+            while line := file.readline(MAX_LINE + 1):
+                number += 1
                 if len(line) > MAX_LINE:
                     raise ReplayError(f"Line {number} of {path} is far too long for a replay.")
                 if not line.strip():
                     continue
                 try:
-                    yield number, json.loads(line)
+                    yield number, json.loads(line.decode("utf-8"))
+                except UnicodeDecodeError:
+                    raise ReplayError(f"{path} is not UTF-8 text, so it is not a replay.") from None
                 except (ValueError, RecursionError):
                     raise ReplayError(f"Line {number} of {path} is not JSON, so the file is not a replay.") from None
     except FileNotFoundError:
         raise ReplayError(f"There is no file {path}.") from None
-    except IsADirectoryError:
-        raise ReplayError(f"{path} is a directory, not a replay.") from None
-    except UnicodeDecodeError:
-        raise ReplayError(f"{path} is not UTF-8 text, so it is not a replay.") from None
+    except TooLargeError:
+        raise ReplayError(f"{path} is larger than {size_words(MAX_FILE)}, far more than a replay takes.") from None
+    except NotAFileError as err:
+        raise ReplayError(f"{path} is not a replay: {err}.") from None
     except OSError as err:
         raise ReplayError(f"{path} could not be read ({err.strerror or err}).") from None
+
+
+def first_line(path: Path) -> Any:
+    """The first line of the replay at ``path`` as JSON data (at most :data:`MAX_LINE` bytes of it read); OSError
+    (:class:`~engine.records.paths.UnreadableError` for what is not a regular file or is too large) or ValueError
+    when it cannot be read."""
+    with open_regular(path, MAX_FILE) as file:
+        line = file.readline(MAX_LINE + 1)
+    if len(line) > MAX_LINE:
+        raise ValueError("its first line is far too long for a replay")
+    return json.loads(line.decode("utf-8"))
 
 
 def _header(path: Path, data: Any) -> Header:
@@ -159,8 +195,7 @@ def is_seen_file(path: Path) -> bool:
     """Whether the file at ``path`` is a LAN seat's record of what it saw (:mod:`engine.records.seen`), by its
     first line; False for anything else, a file that cannot be read included (reading it says why)."""
     try:
-        with path.open("r", encoding="utf-8") as file:
-            data = json.loads(file.readline(MAX_LINE))
+        data = first_line(path)
     except (OSError, ValueError, RecursionError):
         return False
     return isinstance(data, dict) and data.get("format") == SEEN_FORMAT
@@ -327,15 +362,18 @@ def result_text(names: Sequence[str], winners: Sequence[int]) -> str:
 def replay_info(path: Path) -> ReplayInfo:
     """What the first line of the replay at ``path`` says (never raises: a problem is kept in ``problem``)."""
     try:
-        with path.open("r", encoding="utf-8") as file:
-            line = file.readline(MAX_LINE)
-        data = json.loads(line)
+        data = first_line(path)
         if isinstance(data, dict) and data.get("format") == SEEN_FORMAT:
             return seen_info(path, data)
         header = Header.from_data(data)
         finished = datetime.datetime.fromisoformat(str(data.get("finished_at")))
     except (OSError, ValueError, RecursionError, ParlourError) as err:
-        reason = str(err) if isinstance(err, ParlourError) else "it is not a replay"
+        if isinstance(err, ParlourError | UnreadableError):
+            reason = str(err)
+        elif isinstance(err, OSError):
+            reason = f"it could not be read ({one_line(err.strerror or str(err))})"
+        else:
+            reason = "it is not a replay"
         return ReplayInfo(path, None, "", (), "", problem=reason)
     game = get_entry(header.game).game
     result = data.get("result") if isinstance(data.get("result"), dict) else {}

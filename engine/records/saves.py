@@ -15,7 +15,8 @@ last one and writes the whole file again. A Rank match of 3,000 actions saves in
 (``tests/records/test_record_saves.py`` measures it).
 
 :func:`load_match` rebuilds the table from the file. A file that cannot be read, is not a saved match, was written
-in another record format, or whose actions the engine no longer accepts, is moved aside (``autosave.json.bad``,
+in another record format, or whose actions the engine no longer accepts, or that is not a regular file at all (a
+FIFO, a directory, a device: never opened to be read, so never waited on), is moved aside (``autosave.json.bad``,
 ``.bad-2`` ...: never deleted) and the answer is a :class:`SaveProblem` whose message is the one sentence to show.
 
 A LAN host keeps each table in play in a journal instead (:class:`Journals`, ``CODE.jsonl``): the set-up once,
@@ -53,7 +54,15 @@ from typing import Any
 from engine import codec
 from engine.errors import ParlourError, echo
 from engine.game import Action
-from engine.records.paths import move_aside, one_line, write_atomically
+from engine.records.paths import (
+    TooLargeError,
+    UnreadableError,
+    move_aside,
+    one_line,
+    read_regular,
+    size_words,
+    write_atomically,
+)
 from engine.records.record import FormatError, Header, RecordError, read_action, rebuild
 from engine.table import Table
 
@@ -149,16 +158,15 @@ def load_saved(path: Path) -> tuple[Table, dict[str, Any]] | SaveProblem | None:
     """:func:`load_match`, with the save's ``extra`` data; a LAN host's journal (``.jsonl``, :class:`Journals`) is
     read as one."""
     try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_BYTES + 1)
+        raw = read_regular(path, MAX_BYTES)
     except FileNotFoundError:
         return None
-    except IsADirectoryError:
-        return _set_aside(path, "it is a directory")
+    except TooLargeError:
+        return _set_aside(path, f"it is larger than {size_words(MAX_BYTES)}, far more than a game takes")
+    except UnreadableError as err:  # a FIFO, a directory, a device: never opened to be read, so never waited on
+        return _set_aside(path, str(err))
     except OSError as err:
         return _set_aside(path, f"it could not be read: {err.strerror or err}")
-    if len(raw) > MAX_BYTES:
-        return _set_aside(path, f"it is larger than {MAX_BYTES // (1024 * 1024)} MB, far more than a game takes")
     try:
         if path.suffix == JOURNAL_SUFFIX:
             return loads_journal(raw)

@@ -55,10 +55,10 @@ from engine.match import MatchOver
 from engine.records.paths import replays_dir
 from engine.records.record import FORMAT, SEEN_FORMAT, RecordError, SeenHeader
 from engine.records.replays import (
-    MAX_LINE,
     SUFFIX,
     ReplayError,
     field_difference,
+    first_line,
     keep_replay,
     read_lines,
     verify_replay,
@@ -293,8 +293,7 @@ def find_host_replay(match: str, directories: Sequence[Path]) -> Path | None:
             continue
         for path in paths:
             try:
-                with path.open("r", encoding="utf-8") as file:
-                    data = json.loads(file.readline(MAX_LINE))
+                data = first_line(path)
             except (OSError, ValueError, RecursionError):
                 continue
             if isinstance(data, dict) and data.get("format") == FORMAT and data.get("match") == match:

@@ -22,8 +22,15 @@ The database:
 - WAL mode and a busy timeout: another Parlour process may read or write at the same time; each finished game is
   one ``BEGIN IMMEDIATE`` transaction, so two writers queue and nothing is lost. The same match recorded twice (a
   resumed save of a finished game) counts once.
-- A file that is not a database is moved aside (``stats.sqlite3.bad``, never deleted) and a new one started; the
-  one sentence that says so is returned for the player.
+- A file that is not a database is moved aside (``stats.sqlite3.bad``, never deleted, its ``-wal`` and ``-shm``
+  with it) and a new one started; the one sentence that says so is returned for the player. So is a file of a
+  schema this version does not know under its number (a version below 0, a migration step that does not fit the
+  tables there, a ``games`` table without the columns of :data:`SCHEMA`), one larger than :data:`MAX_BYTES`, and
+  anything that is not a regular file (a FIFO, a directory, a device: the database or a companion), which is
+  looked at before SQLite opens it, so it is never waited on.
+- Every row read is checked against the schema as a stranger's input (:func:`summary`): a row that does not fit (an
+  unknown game or preset, ``counts`` that are not a JSON object of whole numbers, a score that is not a number,
+  opponents' text with control characters...) is left out and said in one sentence, and the rest are shown.
 
 >>> import tempfile
 >>> from engine.table import Table
@@ -41,6 +48,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -49,10 +57,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from engine.errors import ParlourError
+from engine.errors import ParlourError, echo
 from engine.events import Event
 from engine.match import MatchOver, RoundStarted
-from engine.records.paths import move_aside, one_line, stats_path
+from engine.names import is_control
+from engine.records.paths import (
+    NotAFileError,
+    UnreadableError,
+    aside_path,
+    check_regular,
+    move_aside,
+    one_line,
+    stats_path,
+)
 from engine.records.seen import SeenRecord
 from engine.registry import ENTRIES, get_entry
 from engine.table import Table
@@ -286,18 +303,62 @@ seat's redacted events). A game not listed scores its final total."""
 
 
 # -- the database --------------------------------------------------------------------------------------------------
+class _UnknownSchema(Exception):
+    """A database whose schema is none this version wrote (a version below 0, or tables that do not fit): it is
+    moved aside like any file that is not a database."""
+
+
+MAX_BYTES = 1024 * 1024 * 1024
+"""A statistics file this large is not Parlour's (a game is one short row): it is moved aside, never opened."""
+
+COMPANIONS = ("-wal", "-shm")
+"""The files SQLite keeps beside the database in WAL mode."""
+
+COLUMNS = frozenset(
+    "id match finished_at game preset level players seat won shared score counts seed replay kind".split()
+)
+"""The columns of ``games`` at :data:`SCHEMA`: a table without one of them is of a schema this version does not
+know."""
+
+
+def _check_files(path: Path) -> None:
+    """Before SQLite opens anything (it would wait on a FIFO): the database and its companions, where they exist,
+    are regular files, the database no larger than :data:`MAX_BYTES`; UnreadableError (a clause) otherwise."""
+    for name, limit in ((path.name, MAX_BYTES), *((path.name + extra, None) for extra in COMPANIONS)):
+        try:
+            check_regular(path.with_name(name), limit)
+        except FileNotFoundError:
+            continue
+        except NotAFileError as err:
+            if name == path.name:
+                raise
+            raise NotAFileError(f"its companion {name} {str(err).removeprefix('it ')}") from None
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
+    _check_files(path)
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        _check_version(_version(conn), path)  # before anything is changed: a newer schema's file is left as it is
+        version = _version(conn)
+        _check_version(version, path)  # before anything is changed: a newer schema's file is left as it is
+        if version < 0:
+            raise _UnknownSchema(f"its schema version {version} is none Parlour ever wrote")
         _wal(conn)
         _migrate(conn, path)
+        _check_columns(conn)
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+def _check_columns(conn: sqlite3.Connection) -> None:
+    found = {str(row[1]) for row in conn.execute("PRAGMA table_info(games)").fetchall()}
+    if not COLUMNS <= found:
+        missing = ", ".join(sorted(COLUMNS - found)) if found else "the table of games"
+        raise _UnknownSchema(f"its schema is none this version knows (it has no {missing})")
 
 
 def _wal(conn: sqlite3.Connection) -> None:
@@ -345,7 +406,14 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         _check_version(version, path)
         for step in range(version, SCHEMA):
             for statement in MIGRATIONS[step]:
-                conn.execute(statement)
+                try:
+                    conn.execute(statement)
+                except sqlite3.OperationalError as err:
+                    if (getattr(err, "sqlite_errorcode", 0) or 0) & 0xFF != sqlite3.SQLITE_ERROR:
+                        raise  # locked, read-only, a full disk: the file may be fine, it stays
+                    raise _UnknownSchema(
+                        f"its schema {version} is not the one this version knows by that number ({one_line(str(err))})"
+                    ) from None
             conn.execute(f"PRAGMA user_version = {step + 1}")
         conn.execute("COMMIT")
     except BaseException:
@@ -354,18 +422,21 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         raise
 
 
-def _set_aside(path: Path, err: sqlite3.DatabaseError) -> str:
+def _set_aside(path: Path, err: BaseException) -> str:
     """Move a file that is not a usable database (and its WAL files) out of the way; the sentence to tell."""
     reason = one_line(str(err)) or "it is not a database"
     try:
-        aside = move_aside(path)
+        if path.exists() or path.is_symlink():
+            aside = move_aside(path)
+        else:  # (only a companion was wrong: it goes where the database would have gone)
+            aside = aside_path(path)
     except OSError as problem:
         raise StatsError(
             f"The statistics file {path} cannot be used ({reason}) nor moved aside ({problem.strerror or problem})."
         ) from None
-    for extra in ("-wal", "-shm"):
+    for extra in COMPANIONS:
         companion = path.with_name(path.name + extra)
-        if companion.exists():
+        if companion.exists() or companion.is_symlink():
             try:
                 companion.rename(aside.with_name(aside.name + extra))
             except OSError:
@@ -391,8 +462,10 @@ def _open(path: Path) -> tuple[sqlite3.Connection, str | None]:
             if getattr(err, "sqlite_errorcode", None) not in NOT_A_DATABASE:
                 raise
             problem = _set_aside(path, err)
+        except (_UnknownSchema, UnreadableError) as err:
+            problem = _set_aside(path, err)
         return _connect(path), problem
-    except (sqlite3.Error, OSError) as err:
+    except (sqlite3.Error, OSError, _UnknownSchema) as err:
         raise StatsError(f"The statistics file {path} cannot be used ({one_line(str(err))}).") from None
 
 
@@ -563,38 +636,137 @@ def _title(game: str, preset: str) -> tuple[str, str]:
     return entry.title, entry.game.preset_name(preset)
 
 
+@dataclass(frozen=True)
+class _Row:
+    """A row of ``games`` as read, checked against the schema."""
+
+    game: str
+    preset: str
+    kind: str
+    level: str
+    won: int
+    shared: int
+    score: float
+    counts: dict[str, int]
+    finished_at: str
+
+
+_LEVEL_LIMIT = 400
+"""The longest opponents' text a row may hold (a LAN game lists its people by name)."""
+
+
+def _checked_text(value: object, what: str, limit: int = 64) -> str:
+    if not isinstance(value, str) or not value or len(value) > limit or any(is_control(c) for c in value):
+        raise ValueError(f"its {what} is not plain text")
+    return value
+
+
+def _check_row(found: Sequence[Any]) -> _Row:
+    """A row from ``SELECT game, preset, kind, level, won, shared, score, counts, finished_at``, checked as a
+    stranger's input (the file may have been written by anything); ValueError (a clause) for what does not fit."""
+    game, preset, kind, level, won, shared, score, counts, finished = found
+    _checked_text(game, "game")
+    try:
+        entry = get_entry(game)
+    except ParlourError:
+        raise ValueError(f"its game {echo(game, 40)} is none this version has") from None
+    if entry.key != game:
+        raise ValueError(f"its game {echo(game, 40)} is not a registry key")
+    if preset not in {p.key for p in entry.game.presets}:
+        raise ValueError(f"its preset {echo(preset, 40)} is not one of {entry.game.name}'s")
+    if kind not in ("local", "lan"):
+        raise ValueError(f"its kind {echo(kind, 20)} is neither local nor lan")
+    _checked_text(level, "opponents", _LEVEL_LIMIT)
+    for value, what in ((won, "won"), (shared, "shared")):
+        if type(value) is not int or value not in (0, 1):
+            raise ValueError(f"its {what} {echo(value, 20)} is neither 0 nor 1")
+    if shared and not won:
+        raise ValueError("it shares a win it did not win")
+    if type(score) not in (int, float) or not math.isfinite(score):
+        raise ValueError(f"its score {echo(score, 20)} is not a number")
+    if not isinstance(counts, str):
+        raise ValueError("its counts are not JSON text")
+    try:
+        parsed = json.loads(counts, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
+        raise ValueError("its counts are not JSON") from None
+    if not isinstance(parsed, dict):
+        raise ValueError("its counts are not a JSON object")
+    if not all(isinstance(k, str) and type(v) is int for k, v in parsed.items()):
+        raise ValueError("its counts are not whole numbers by name")
+    if not isinstance(finished, str):
+        raise ValueError("its finishing time is not text")
+    try:
+        datetime.datetime.fromisoformat(finished)
+    except ValueError:
+        raise ValueError(f"its finishing time {echo(finished, 40)} is not a time") from None
+    return _Row(game, preset, kind, level, won, shared, float(score), parsed, finished)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _damaged(where: Path, skipped: list[tuple[int, str]]) -> str | None:
+    """The one sentence that says which rows were left out, and why the first was."""
+    if not skipped:
+        return None
+    first, reason = skipped[0]
+    rows = "1 row" if len(skipped) == 1 else f"{len(skipped)} rows"
+    return (
+        f"{rows} of the statistics in {where} could not be read and {'was' if len(skipped) == 1 else 'were'} "
+        f"left out (row {first}: {reason}); the rest are shown."
+    )
+
+
+_COLUMNS_READ = "game, preset, kind, level, won, shared, score, counts, finished_at"
+
+
 def summary(path: Path | None = None) -> dict[str, Any]:
-    """Every group's figures as JSON data: ``{"schema", "path", "games", "problem", "groups": [...]}``.
+    """Every group's figures as JSON data: ``{"schema", "path", "games", "skipped", "problem", "groups": [...]}``.
 
     A group is one game, preset, kind (``local``, ``lan``) and ``level`` (its opponents); ``opponents`` says them in
     words (a LAN group's with ``LAN:`` before them).
 
+    Each row is checked against the schema first (its game and preset known, its numbers numbers, its counts a JSON
+    object of whole numbers...): a row that does not fit is left out, counted in ``skipped``, and ``problem`` says
+    so in one sentence (with the one that says a file that could not be used was moved aside, if it was).
+
     A missing file is no games (and is not created). StatsError (one sentence) when the file cannot be read."""
     where = stats_path() if path is None else path
-    out: dict[str, Any] = {"schema": SCHEMA, "path": str(where), "games": 0, "problem": None, "groups": []}
-    if not where.exists():
+    out: dict[str, Any] = {
+        "schema": SCHEMA,
+        "path": str(where),
+        "games": 0,
+        "skipped": 0,
+        "problem": None,
+        "groups": [],
+    }
+    if not (where.exists() or where.is_symlink()):
         return out
     try:
         conn, problem = _open(where)
         with closing(conn):
-            rows = conn.execute(
-                "SELECT game, preset, kind, level, won, shared, score, counts FROM games ORDER BY id"
-            ).fetchall()
+            rows = conn.execute(f"SELECT id, {_COLUMNS_READ} FROM games ORDER BY id").fetchall()
     except sqlite3.Error as err:
         raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
     except OSError as err:
         raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
-    out["problem"] = problem
     grouped: dict[tuple[str, str, str, str], list[tuple[int, int, float, dict[str, int]]]] = {}
-    for game, preset, kind, level, won, shared, score, counts in rows:
+    skipped: list[tuple[int, str]] = []
+    for found in rows:
         try:
-            parsed = json.loads(counts)
-        except ValueError:
-            parsed = {}
-        grouped.setdefault((game, preset, kind, level), []).append((won, shared, score, parsed))
+            row = _check_row(found[1:])
+        except ValueError as err:
+            skipped.append((found[0], str(err)))
+            continue
+        key = (row.game, row.preset, row.kind, row.level)
+        grouped.setdefault(key, []).append((row.won, row.shared, row.score, row.counts))
     for key in sorted(grouped, key=_group_order):
         out["groups"].append(_group(key, grouped[key]))
-    out["games"] = len(rows)
+    out["games"] = len(rows) - len(skipped)
+    out["skipped"] = len(skipped)
+    out["problem"] = " ".join(said for said in (problem, _damaged(where, skipped)) if said) or None
     return out
 
 
@@ -648,19 +820,23 @@ def history(
     """One group's games, oldest first (the last ``limit``): ``finished_at``, ``won``, ``score`` and the counts —
     what a chart of the win rate over time or a histogram of results is drawn from."""
     where = stats_path() if path is None else path
-    if not where.exists():
+    if not (where.exists() or where.is_symlink()):
         return []
     try:
         conn, _ = _open(where)
         with closing(conn):
             rows = conn.execute(
-                "SELECT finished_at, won, score, counts FROM games WHERE game = ? AND preset = ? AND kind = ? "
+                f"SELECT {_COLUMNS_READ} FROM games WHERE game = ? AND preset = ? AND kind = ? "
                 "AND level = ? ORDER BY id DESC LIMIT ?",
                 (game, preset, kind, level, limit),
             ).fetchall()
     except (sqlite3.Error, OSError) as err:
         raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
-    return [
-        {"finished_at": finished, "won": bool(won), "score": score, "counts": json.loads(counts)}
-        for finished, won, score, counts in reversed(rows)
-    ]
+    games = []
+    for found in reversed(rows):
+        try:
+            row = _check_row(found)
+        except ValueError:
+            continue  # (the summary says which rows were left out, and why)
+        games.append({"finished_at": row.finished_at, "won": bool(row.won), "score": row.score, "counts": row.counts})
+    return games

@@ -9,6 +9,10 @@ be: each player's hand in full, and the other piles by their size and top card.
 card, so no engine to play it again) event by event, with the same keys: the event in the words the seat's log used,
 and below it what the seat could see of the round so far: the round's log up to that event, what was shown to the
 seat alone (its cards), and the totals after the last round.
+
+A kept file is a stranger's: the engine checks its names, host and table code on the way in (no control or escape
+characters), and every line shown here goes through :func:`printable` as well, so nothing a file holds can move
+the cursor, set the terminal's title or clear the screen.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from textual.widgets import Footer, Static
 from engine.cards import Card
 from engine.events import Event
 from engine.match import RoundOver, RoundStarted
+from engine.names import is_control
 from engine.records.replays import ReplayCursor, ReplayError
 from engine.records.seen import SeenCursor
 from engine.registry import get_entry
@@ -49,6 +54,22 @@ def describer(game: str, options: Any) -> Describer:
     if game == "rank":
         return describe_rank
     return lambda event, names, me: describe(event, names, me, options)
+
+
+def printable(text: str) -> str:
+    """``text`` with each control or format character written out as its escape (``\\x1b``), never sent to the
+    terminal as it is.
+
+    >>> print(printable("Ann\x1b]0;owned\x07"), printable("Ben"))
+    Ann\\x1b]0;owned\\x07 Ben
+    """
+    if not any(is_control(char) for char in text):
+        return text
+    return "".join(ascii(char)[1:-1] if is_control(char) else char for char in text)
+
+
+def printable_names(names: Sequence[str]) -> tuple[str, ...]:
+    return tuple(printable(name) for name in names)
 
 
 def place_text(name: str, cards: Sequence[Card], names: Sequence[str]) -> Content:
@@ -151,11 +172,13 @@ class ReplayScreen(StepScreen):
 
     def show(self) -> None:
         cursor = self.cursor
-        names = cursor.names
+        names = printable_names(cursor.names)
         self.query_one("#replay-position", Static).update(
             Content.styled(f"Move {cursor.position} of {cursor.total}", "bold $text-accent")
         )
-        lines = [line for event in cursor.last_events() if (line := self.words(event, names, None)) is not None]
+        lines = [
+            printable(line) for event in cursor.last_events() if (line := self.words(event, names, None)) is not None
+        ]
         if cursor.position == 0:
             lines.insert(0, "The deal, before any move")
         self.query_one("#replay-move", Static).update(Content("\n".join(lines) or "—"))
@@ -204,7 +227,7 @@ class SeenReplayScreen(StepScreen):
 
     def on_mount(self) -> None:
         header = self.cursor.header
-        self.sub_title = f"Replay · {get_entry(header.game).title} · as {header.who} saw it at {header.host}"
+        self.sub_title = printable(f"Replay · {get_entry(header.game).title} · as {header.who} saw it at {header.host}")
         self.show()
 
     def go(self, position: int) -> None:
@@ -214,13 +237,17 @@ class SeenReplayScreen(StepScreen):
     def show(self) -> None:
         cursor = self.cursor
         header = cursor.header
-        names, seat = cursor.names, header.seat
+        names, seat = printable_names(cursor.names), header.seat
         self.query_one("#replay-position", Static).update(
             Content.styled(f"Event {cursor.position} of {cursor.total}", "bold $text-accent")
         )
-        lines = [line for event in cursor.last_events() if (line := event_words(event, self.words, names, seat))]
+        lines = [
+            printable(line) for event in cursor.last_events() if (line := event_words(event, self.words, names, seat))
+        ]
         if cursor.position == 0:
-            lines.insert(0, f"Before the first event: table {header.table} at {header.host}, as {header.who} saw it")
+            lines.insert(
+                0, printable(f"Before the first event: table {header.table} at {header.host}, as {header.who} saw it")
+            )
         self.query_one("#replay-move", Static).update(Content("\n".join(lines) or "—"))
         self.query_one("#replay-table", Static).update(self.seen_text())
 
@@ -228,10 +255,10 @@ class SeenReplayScreen(StepScreen):
         """What the seat could see of the round so far: its log, what only it was shown, the totals."""
         shown = self.cursor.shown()
         start = max((i for i, event in enumerate(shown) if isinstance(event, RoundStarted)), default=0)
-        names, seat = self.cursor.names, self.cursor.header.seat
-        log = [line for event in shown[start:] if (line := event_words(event, self.words, names, seat))]
+        names, seat = printable_names(self.cursor.names), self.cursor.header.seat
+        log = [printable(line) for event in shown[start:] if (line := event_words(event, self.words, names, seat))]
         private = [
-            line
+            printable(line)
             for event in shown[start:]
             if event.audience is not None and (line := event_words(event, self.words, names, seat))
         ]

@@ -3,7 +3,8 @@ people and bots listed, a row apart), and for the chosen row the win rate over t
 rate) and how the results spread (a histogram of scores).
 
 The figures come from :mod:`engine.records.stats` (SQLite in the user data directory), the same as
-``parlour stats``. A file that cannot be read is said in one sentence; nothing here writes to it.
+``parlour stats``. A file that cannot be read is said in one sentence, and so are rows that do not fit the schema
+(they are left out, the rest shown); nothing here writes to it. The names a LAN row lists are shown as plain text.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -89,16 +91,16 @@ class StatsScreen(ModalScreen[None]):
             figures = ", ".join(
                 f"{group['labels'][name]} {value}" for name, value in group["figures"].items() if value is not None
             )
-            table.add_row(
-                group["title"],
-                group["preset_name"],
-                group["opponents"],
+            table.add_row(  # (as Text: a DataTable reads a plain string as markup, and a LAN row names people)
+                Text(group["title"]),
+                Text(group["preset_name"]),
+                Text(group["opponents"]),
                 str(group["games"]),
                 str(group["wins"]),
                 f"{group['win_rate']:.0%}",
                 str(group["streak"]),
                 str(group["best_streak"]),
-                figures,
+                Text(figures),
             )
         if not self.groups:
             note.update("No games finished yet: every game you finish is counted here.")
