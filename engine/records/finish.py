@@ -22,27 +22,37 @@ class Finished:
 
     replay: Path | None
     problems: list[str] = field(default_factory=list)
+    counted: bool = True
+    """False when the statistics said a problem (the game may wait in their queue file, :mod:`engine.records.stats`)."""
 
 
-def finish_match(table: Table, seat: int | None, save: Path | None = None) -> Finished:
-    """A finished match: keep its replay, count it for the person at ``seat`` (None: nobody's, as a LAN host's
-    table of guests), then remove ``save`` (the match is safe elsewhere). Never raises for a disk problem: each is
-    one sentence in ``problems``; the save stays when the replay could not be written."""
+def finish_match(
+    table: Table, seat: int | None, save: Path | None = None, *, count: bool = True, wait: float | None = None
+) -> Finished:
+    """A finished match: keep its replay, count it for the person at ``seat`` (None, or ``count`` off: nobody's,
+    as a LAN host's table of guests), then remove ``save`` (the match is safe elsewhere). Never raises for a disk
+    problem: each is one sentence in ``problems``; the save stays when the replay could not be written.
+
+    It writes files and may wait for the statistics' database (``wait`` seconds at most, see
+    :func:`~engine.records.stats.record_game`): call it on a thread that holds no table host's lock and that no
+    screen waits for (the app's :class:`~engine.records.saves.Keeper`)."""
     problems: list[str] = []
     try:
         replay: Path | None = keep_replay(table)
     except OSError as err:
         replay = None
         problems.append(f"The replay of this game could not be kept ({one_line(err.strerror or str(err))}).")
-    if seat is not None:
+    counted = True
+    if seat is not None and count:
         from engine.records.stats import record_game
 
-        problem = record_game(table, seat, replay=replay)
+        problem = record_game(table, seat, replay=replay, wait=wait)
         if problem is not None:
             problems.append(problem)
+            counted = False
     if save is not None and replay is not None:
         remove_save(save)
-    return Finished(replay, problems)
+    return Finished(replay, problems, counted)
 
 
 def finish_seen(record: SeenRecord, directory: Path | None = None, stats: Path | None = None) -> Finished:
