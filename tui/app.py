@@ -38,7 +38,7 @@ from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands
 from tui.screens.session_screen import SessionScreen
 
 if TYPE_CHECKING:
-    from engine.records.saves import Keeper
+    from engine.records.finish import Keeper
     from engine.table import Table as SavedTable  # built by engine.records from a save, never here
     from tui.screens.menu import MenuScreen
 
@@ -133,7 +133,9 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         self.host: TableHost | None = None
         """The host of the table in play: it runs the computer players."""
         self.keeper: Keeper | None = None
-        """What writes the saves, replays and statistics (made with the first table): a thread of its own."""
+        """What writes the saves, replays and statistics (made with the first move): a thread of its own. One
+        given before (a test's, writing through a disk that fails) is used instead, and told to say its problems
+        in the status line when it has nobody to tell."""
         self._keeper_lock = threading.Lock()
 
     def _with_game_defaults(self, config: PlayConfig) -> PlayConfig:
@@ -255,9 +257,11 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
     def _keeper(self) -> Keeper:
         with self._keeper_lock:
             if self.keeper is None:
-                from engine.records.saves import Keeper  # (loaded with the first move, not at start-up)
+                from engine.records.finish import Keeper  # (loaded with the first move, not at start-up)
 
                 self.keeper = Keeper(self._write_problem)
+            elif self.keeper.tell is None:
+                self.keeper.tell = self._write_problem
             return self.keeper
 
     def _write_problem(self, text: str) -> None:

@@ -405,7 +405,15 @@ def _open(path: Path, wait: float | None = None) -> tuple[sqlite3.Connection, st
             problem = _set_aside(path, err)
         return _connect(path, wait), problem
     except (sqlite3.Error, OSError) as err:
-        raise StatsError(f"The statistics file {path} cannot be used ({one_line(str(err))}).") from None
+        raise _Unavailable(f"The statistics file {path} cannot be used ({one_line(str(err))}).", err) from None
+
+
+class _Unavailable(StatsError):
+    """The statistics cannot be opened now (locked, a directory that cannot be written): a write may be queued."""
+
+    def __init__(self, message: str, cause: Exception) -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 # -- writing -------------------------------------------------------------------------------------------------------
@@ -564,7 +572,10 @@ def record_played(
     where = stats_path() if path is None else path
     try:
         return _write(where, [row], wait)
-    except StatsError as err:
+    except _Unavailable as err:
+        cause = err.cause
+        return _queue(where, row, one_line(getattr(cause, "strerror", None) or str(cause)))
+    except StatsError as err:  # (a newer schema: left alone, not queued for it)
         return str(err)
     except (sqlite3.Error, OSError) as err:
         return _queue(where, row, one_line(str(err)))

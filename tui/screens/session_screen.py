@@ -373,6 +373,8 @@ class SessionScreen(StyledOnce, Screen[None]):
                 elif isinstance(event, MatchOver):
                     self._match_over = event
                 self.handle(event)
+                if self._refusal is None:
+                    self._show_problem()  # (a game may write its status line as it takes an event in)
                 catching_up = self._catching_up > 0
                 self._catching_up = max(0, self._catching_up - 1)
                 if isinstance(event, RoundOver) and self._stale_rounds and catching_up:
@@ -385,7 +387,10 @@ class SessionScreen(StyledOnce, Screen[None]):
                     if self.snapshot is not None:
                         self.render_snapshot(self.snapshot)
                     self.refresh_bindings()
-                    self.app.push_screen(self.round_dialog(event), callback=self._round_dialog_closed)
+                    dialog = self.round_dialog(event)
+                    if self._refusal is None:
+                        self._show_problem()
+                    self.app.push_screen(dialog, callback=self._round_dialog_closed)
                     return
                 pause = 0.0 if catching_up else self.step_pause(event)
                 if pause > 0:
