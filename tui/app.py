@@ -174,6 +174,7 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         self._close_table()
         if self.keeper is not None:
             self.keeper.close(KEEP_ON_QUIT)  # the last save (or the match's end) written, within bounds
+            self.keeper = None  # (an app run again writes through a new one)
 
     async def _close_all(self) -> None:
         # Textual takes down every widget of every screen, one at a time, before the app returns: some 25 ms for a

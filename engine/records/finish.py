@@ -100,7 +100,7 @@ class Keeper:
 
     :meth:`save` asks for the match to be saved (the table as it is when the thread writes: asks made while a save
     waits are the same save); :meth:`finish` keeps the replay and counts the game
-    (:func:`~engine.records.finish.finish_match`, the statistics waited for :data:`STATS_WAIT` seconds at most,
+    (:func:`finish_match`, the statistics waited for :data:`STATS_WAIT` seconds at most,
     then the game queued), and removes the save. Each call only queues, cheap and safe under any lock.
 
     ``tell(sentence)`` is called on the keeper's thread (holding no lock; it must not wait for a screen either) the
