@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, CSSPathType, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.screen import Screen
 
 from engine.errors import ParlourError
@@ -37,6 +38,7 @@ from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands
 from tui.screens.session_screen import SessionScreen
 
 if TYPE_CHECKING:
+    from engine.records.finish import Keeper
     from engine.table import Table as SavedTable  # built by engine.records from a save, never here
     from tui.screens.menu import MenuScreen
 
@@ -58,8 +60,29 @@ def keep_caches(app: App[Any]) -> None:
     code_cache.started()
 
 
+KEEP_ON_QUIT = 2.0
+"""Seconds the app waits at most, as it ends, for the keeper to write what is asked (a full or locked disk never
+keeps Parlour from quitting)."""
+
+
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may run before Python offers the interpreter to another (the default is 0.005)."""
+
+
+class WriteProblem(Message):
+    """A save, replay or statistics write failed (posted from the keeper's thread): said in the table's status line."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class Told(Message):
+    """A warning posted from another thread, shown as a notice by the app's own thread."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
 
 
 def bots_in_a_process() -> bool:
@@ -109,6 +132,11 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         """The configuration of the table in play (its seed filled in)."""
         self.host: TableHost | None = None
         """The host of the table in play: it runs the computer players."""
+        self.keeper: Keeper | None = None
+        """What writes the saves, replays and statistics (made with the first move): a thread of its own. One
+        given before (a test's, writing through a disk that fails) is used instead, and told to say its problems
+        in the status line when it has nobody to tell."""
+        self._keeper_lock = threading.Lock()
 
     def _with_game_defaults(self, config: PlayConfig) -> PlayConfig:
         """``config`` with the fields the command line left open taken from your settings for its game."""
@@ -144,6 +172,9 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
 
     def on_unmount(self) -> None:
         self._close_table()
+        if self.keeper is not None:
+            self.keeper.close(KEEP_ON_QUIT)  # the last save (or the match's end) written, within bounds
+            self.keeper = None  # (an app run again writes through a new one)
 
     async def _close_all(self) -> None:
         # Textual takes down every widget of every screen, one at a time, before the app returns: some 25 ms for a
@@ -208,34 +239,56 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
 
     def _keep(self, host: TableHost) -> None:
         """Save the match after every move (atomically, engine.records.saves), so a closed or killed Parlour
-        offers it again at the next start; at its end, keep its replay and count it (then the save goes)."""
+        offers it again at the next start; at its end, keep its replay and count it (then the save goes).
+
+        The writing is the keeper's (a thread of its own): a move made under the host's lock only asks for it, so
+        a slow, full, read-only or locked disk never holds up a bot, the host or the screen; a write that fails is
+        said once, in the table's status line (:meth:`on_write_problem`)."""
         table, path = host.table, autosave_path()
         saved = [len(table.actions)]
 
-        def on_event(event: Event) -> None:  # under the host's lock, on whichever thread applied the move
+        def on_event(event: Event) -> None:  # under the host's lock, on whichever thread applied the move: no I/O
             if isinstance(event, MatchOver):
-                from engine.records import finish_match
-
-                problems = finish_match(table, 0, save=path).problems
+                self._keeper().finish(table, 0, save=path)
             elif len(table.actions) != saved[0]:
                 saved[0] = len(table.actions)
-                from engine.records.saves import store_match  # (loaded with the first move, not at start-up)
-
-                problem = store_match(path, table)
-                problems = [problem] if problem is not None else []
-            else:
-                return
-            for problem in problems:
-                self._tell(problem)
+                self._keeper().save(path, table)
 
         host.subscribe(None, on_event, replay=False)
 
+    def _keeper(self) -> Keeper:
+        with self._keeper_lock:
+            if self.keeper is None:
+                from engine.records.finish import Keeper  # (loaded with the first move, not at start-up)
+
+                self.keeper = Keeper(self._write_problem)
+            elif self.keeper.tell is None:
+                self.keeper.tell = self._write_problem
+            return self.keeper
+
+    def _write_problem(self, text: str) -> None:
+        """From the keeper's thread: posted, never waited for (the app's thread may be busy, or closing)."""
+        self.post_message(WriteProblem(text))
+
+    def on_write_problem(self, message: WriteProblem) -> None:
+        message.stop()
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, SessionScreen):
+                screen.say_problem(message.text)
+                return
+        self.notify(message.text, severity="warning", timeout=10, markup=False)  # no table: said once all the same
+
     def _tell(self, text: str) -> None:
-        """A warning to the player, from any thread."""
+        """A warning to the player, from any thread: from another, posted to the app's thread, never waited for
+        (a thread that waits for the screen while holding a lock the screen needs would stop both)."""
         if threading.get_ident() == self._thread_id:
             self.notify(text, severity="warning", timeout=10, markup=False)
         else:
-            self.call_from_thread(self.notify, text, severity="warning", timeout=10, markup=False)
+            self.post_message(Told(text))
+
+    def on_told(self, message: Told) -> None:
+        message.stop()
+        self.notify(message.text, severity="warning", timeout=10, markup=False)
 
     def offer_resume(self, then: Callable[[], None]) -> None:
         """If a match was left unfinished (Parlour closed or killed), ask whether to go on with it; otherwise, or

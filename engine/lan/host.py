@@ -150,6 +150,11 @@ class TableHost:
     def subscribe(
         self, seat: int | None, callback: Callable[[Event], None], *, replay: bool = True
     ) -> Callable[[], None]:
+        """Call ``callback`` with each event ``seat`` may see (None: a spectator's), first those so far unless
+        ``replay`` is off. It runs under the host's lock, on whichever thread applied the move (a bot's, a
+        person's): it must only hand the event on (queue it, post a message), never write a file or wait for
+        another thread, which may be waiting for this lock (a screen drawing the table: the app's saves go
+        through :class:`~engine.records.finish.Keeper`)."""
         with self._lock:
             unsubscribe = self.table.subscribe(seat, callback, replay=replay)
 

@@ -31,6 +31,11 @@ The database:
 - Every row read is checked against the schema as a stranger's input (:func:`summary`): a row that does not fit (an
   unknown game or preset, ``counts`` that are not a JSON object of whole numbers, a score that is not a number,
   opponents' text with control characters...) is left out and said in one sentence, and the rest are shown.
+- A game that cannot be written (the database locked by another process beyond the wait, a full or read-only
+  directory) is not lost: its row waits in a queue file beside the database (``stats-pending.jsonl``, one JSON
+  object a line, :func:`pending_path`) and is counted by the next write that succeeds (:func:`record_game`, or
+  :func:`count_pending` on its own), in the same transaction as that write. A queued line that is damaged or not a
+  row of the schema is skipped (logged), never counted.
 
 >>> import tempfile
 >>> from engine.table import Table
@@ -48,8 +53,11 @@ from __future__ import annotations
 
 import datetime
 import json
+import logging
 import math
+import os
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Sequence
 from contextlib import closing
@@ -75,7 +83,9 @@ from engine.registry import ENTRIES, get_entry
 from engine.table import Table
 
 BUSY_TIMEOUT_MS = 30_000
-"""How long a writer waits for another process's transaction before giving up."""
+"""How long a writer waits for another process's transaction before giving up (unless told another ``wait``)."""
+
+log = logging.getLogger("parlour.records")
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: one row per finished game, from the seat of the person who played it.
@@ -335,17 +345,18 @@ def _check_files(path: Path) -> None:
             raise NotAFileError(f"its companion {name} {str(err).removeprefix('it ')}") from None
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+def _connect(path: Path, wait: float | None = None) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
     _check_files(path)
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    wait_ms = BUSY_TIMEOUT_MS if wait is None else max(0, int(wait * 1000))
+    conn = sqlite3.connect(path, timeout=wait_ms / 1000, isolation_level=None)
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {wait_ms}")
         version = _version(conn)
         _check_version(version, path)  # before anything is changed: a newer schema's file is left as it is
         if version < 0:
             raise _UnknownSchema(f"its schema version {version} is none Parlour ever wrote")
-        _wal(conn)
+        _wal(conn, wait_ms)
         _migrate(conn, path)
         _check_columns(conn)
     except BaseException:
@@ -361,12 +372,12 @@ def _check_columns(conn: sqlite3.Connection) -> None:
         raise _UnknownSchema(f"its schema is none this version knows (it has no {missing})")
 
 
-def _wal(conn: sqlite3.Connection) -> None:
+def _wal(conn: sqlite3.Connection, wait_ms: int = BUSY_TIMEOUT_MS) -> None:
     """Put the database in WAL mode (it stays so: the mode is kept in the file).
 
     Switching the mode is the one step SQLite does not wait for when another process holds a lock (two processes
     making the file at once): it is tried again, a little later each time, within the busy timeout."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    deadline = time.monotonic() + wait_ms / 1000
     pause = 0.005
     while True:
         try:
@@ -451,22 +462,33 @@ NOT_A_DATABASE = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 """What moves a file aside. Any other error (locked, no permission, a full disk) leaves it where it is."""
 
 
-def _open(path: Path) -> tuple[sqlite3.Connection, str | None]:
+def _open(path: Path, wait: float | None = None) -> tuple[sqlite3.Connection, str | None]:
     """A connection to the statistics at ``path`` (migrated), and the sentence to tell if a bad file went aside.
+    ``wait``: seconds to wait for another process's lock (default :data:`BUSY_TIMEOUT_MS`).
 
     StatsError (one sentence) when they cannot be opened."""
     try:
         try:
-            return _connect(path), None
+            return _connect(path, wait), None
         except sqlite3.DatabaseError as err:
             if getattr(err, "sqlite_errorcode", None) not in NOT_A_DATABASE:
                 raise
             problem = _set_aside(path, err)
         except (_UnknownSchema, UnreadableError) as err:
             problem = _set_aside(path, err)
-        return _connect(path), problem
-    except (sqlite3.Error, OSError, _UnknownSchema) as err:
+        return _connect(path, wait), problem
+    except _UnknownSchema as err:
         raise StatsError(f"The statistics file {path} cannot be used ({one_line(str(err))}).") from None
+    except (sqlite3.Error, OSError) as err:
+        raise _Unavailable(f"The statistics file {path} cannot be used ({one_line(str(err))}).", err) from None
+
+
+class _Unavailable(StatsError):
+    """The statistics cannot be opened now (locked, a directory that cannot be written): a write may be queued."""
+
+    def __init__(self, message: str, cause: Exception) -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 # -- writing -------------------------------------------------------------------------------------------------------
@@ -552,13 +574,20 @@ def played_seen(record: SeenRecord) -> Played:
 
 
 def record_game(
-    match: Table | SeenRecord, seat: int | None = None, *, replay: Path | None = None, path: Path | None = None
+    match: Table | SeenRecord,
+    seat: int | None = None,
+    *,
+    replay: Path | None = None,
+    path: Path | None = None,
+    wait: float | None = None,
 ) -> str | None:
     """Count the finished match for the person at ``seat``, in one transaction: a local ``Table`` (``seat`` says
     whose), or a LAN seat's :class:`~engine.records.seen.SeenRecord` (its own seat; ``seat``, if given, must be it).
+    ``wait``: seconds to wait for another process's lock on the database (default :data:`BUSY_TIMEOUT_MS`).
 
     None when it is counted (or was already); otherwise one sentence to tell the player (the file was not a
-    database and went aside, then the game was counted in a new one; or the statistics cannot be written)."""
+    database and went aside, then the game was counted in a new one; the statistics cannot be written now, so the
+    game waits in the queue file to be counted later; or not even that could be written)."""
     if isinstance(match, Table):
         if seat is None:
             raise ParlourError("a table's game is counted for a seat")
@@ -567,12 +596,39 @@ def record_game(
         if seat is not None and seat != match.header.seat:
             raise ParlourError(f"this record is seat {match.header.seat}'s, not seat {seat}'s")
         played = played_seen(match)
-    return record_played(played, replay=replay, path=path)
+    return record_played(played, replay=replay, path=path, wait=wait)
 
 
-def record_played(played: Played, *, replay: Path | None = None, path: Path | None = None) -> str | None:
+_INSERT = (
+    "INSERT OR IGNORE INTO games (match, finished_at, game, preset, level, kind, players, seat, won, "
+    "shared, score, counts, seed, replay) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_COLUMNS = (
+    "match",
+    "finished_at",
+    "game",
+    "preset",
+    "level",
+    "kind",
+    "players",
+    "seat",
+    "won",
+    "shared",
+    "score",
+    "counts",
+    "seed",
+    "replay",
+)
+"""A row's columns, in :data:`_INSERT`'s order: the keys of a queued row."""
+
+Row = tuple[Any, ...]
+
+
+def record_played(
+    played: Played, *, replay: Path | None = None, path: Path | None = None, wait: float | None = None
+) -> str | None:
     """Count ``played`` (see :func:`record_game`)."""
-    row = (
+    row: Row = (
         played.match,
         datetime.datetime.now(datetime.UTC).isoformat(),
         played.game,
@@ -590,25 +646,179 @@ def record_played(played: Played, *, replay: Path | None = None, path: Path | No
     )
     where = stats_path() if path is None else path
     try:
-        conn, problem = _open(where)
-        with closing(conn):
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.execute(
-                    "INSERT OR IGNORE INTO games (match, finished_at, game, preset, level, kind, players, seat, won, "
-                    "shared, score, counts, seed, replay) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    row,
-                )
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-        return problem
+        return _write(where, [row], wait)
+    except _Unavailable as err:
+        cause = err.cause
+        return _queue(where, row, one_line(getattr(cause, "strerror", None) or str(cause)))
+    except StatsError as err:  # (a newer schema: left alone, not queued for it)
+        return str(err)
+    except (sqlite3.Error, OSError) as err:
+        return _queue(where, row, one_line(str(err)))
+
+
+def count_pending(path: Path | None = None, *, wait: float | None = None) -> str | None:
+    """Count the games waiting in the queue file of the statistics at ``path`` (default the user's), if any: None
+    when there were none or they are counted now, else one sentence (they still wait)."""
+    where = stats_path() if path is None else path
+    pending = pending_path(where)
+    if not pending.exists() and not _claimed(pending):
+        return None
+    try:
+        return _write(where, [], wait)
     except StatsError as err:
         return str(err)
     except (sqlite3.Error, OSError) as err:
-        return f"The game could not be counted in the statistics at {where} ({one_line(str(err))})."
+        return f"The games waiting in {pending} could not be counted yet ({one_line(str(err))})."
+
+
+def pending_path(path: Path) -> Path:
+    """The queue file of the statistics at ``path``: ``stats-pending.jsonl`` beside ``stats.sqlite3``."""
+    return path.with_name(f"{path.stem}-pending.jsonl")
+
+
+def _write(where: Path, rows: list[Row], wait: float | None) -> str | None:
+    """Insert ``rows`` and every queued one, in one transaction; then the queue files taken are removed."""
+    conn, problem = _open(where, wait)
+    with closing(conn):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for row in rows:
+                conn.execute(_INSERT, row)
+            # Under the database's write lock, so two processes never take the same queue; a row queued while
+            # this one reads is never lost (_queue writes it again to a queue file that is still there).
+            taken = _take_queue(pending_path(where))
+            for row in _queued_rows(taken):
+                conn.execute(_INSERT, row)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    for done in taken:
+        try:
+            done.unlink(missing_ok=True)
+        except OSError:
+            log.warning("the counted queue file %s could not be removed (its games count once)", done)
+    return problem
+
+
+TAKEN_SUFFIX = ".taken"
+MAX_QUEUE_BYTES = 16 * 1024 * 1024
+"""A queue file larger than this is not read (a game's row is a few hundred bytes)."""
+
+
+def _claimed(pending: Path) -> list[Path]:
+    """Queue files a write took but did not remove (it stopped before): their rows are counted again (once)."""
+    try:
+        return sorted(
+            entry
+            for entry in pending.parent.iterdir()
+            if entry.name.startswith(pending.name + ".") and entry.name.endswith(TAKEN_SUFFIX)
+        )
+    except OSError:
+        return []
+
+
+def _take_queue(pending: Path) -> list[Path]:
+    """The queue files to count now: the queue renamed out of the way (new games start a new one), and any left."""
+    taken = _claimed(pending)
+    if os.path.lexists(pending):
+        target = pending.with_name(f"{pending.name}.{os.getpid()}-{time.time_ns()}{TAKEN_SUFFIX}")
+        try:
+            os.replace(pending, target)
+        except OSError as err:  # (a read-only directory: the games wait until they can be counted)
+            log.warning("the statistics queue %s could not be taken (%s)", pending, one_line(str(err)))
+        else:
+            taken.append(target)
+    return taken
+
+
+def _queued_rows(files: list[Path]) -> list[Row]:
+    rows: list[Row] = []
+    for file in files:
+        try:
+            info = file.stat()
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_QUEUE_BYTES:
+                log.warning("the statistics queue %s is not a file of games: skipped", file)
+                continue
+            raw = file.read_bytes()
+        except OSError as err:
+            log.warning("the statistics queue %s could not be read (%s)", file, one_line(str(err)))
+            continue
+        for number, line in enumerate(raw.split(b"\n"), start=1):
+            if not line.strip():
+                continue
+            row = _queued_row(line)
+            if row is None:
+                log.warning("line %d of the statistics queue %s is not a game: skipped", number, file.name)
+            else:
+                rows.append(row)
+    return rows
+
+
+_TEXT = ("match", "finished_at", "game", "preset", "level")
+_WHOLE = ("players", "seat", "seed")
+
+
+def _queued_row(line: bytes) -> Row | None:
+    """A queued line as a row, checked as input from a stranger (None when it is not one)."""
+    try:
+        data = json.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or set(data) != set(_COLUMNS):
+        return None
+    if not all(isinstance(data[key], str) for key in _TEXT) or data["kind"] not in ("local", "lan"):
+        return None
+    if not all(isinstance(data[key], int) and not isinstance(data[key], bool) for key in _WHOLE):
+        return None
+    if data["won"] not in (0, 1) or data["shared"] not in (0, 1) or isinstance(data["won"], bool):
+        return None
+    score = data["score"]
+    if isinstance(score, bool) or not isinstance(score, int | float):
+        return None
+    counts = data["counts"]
+    try:
+        parsed = json.loads(counts) if isinstance(counts, str) else None
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(parsed, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in parsed.values()):
+        return None
+    if data["replay"] is not None and not isinstance(data["replay"], str):
+        return None
+    return tuple(data[key] for key in _COLUMNS)
+
+
+def _queue(where: Path, row: Row, reason: str) -> str:
+    """Keep ``row`` in the queue file to be counted later; the sentence that tells the player either way."""
+    pending = pending_path(where)
+    line = "\n" + json.dumps(dict(zip(_COLUMNS, row, strict=True)), ensure_ascii=False, separators=(",", ":"))
+    try:
+        # The newline first: a line cut short by a full disk never runs into the next one.
+        for _ in range(3):
+            pending.parent.mkdir(parents=True, exist_ok=True)
+            handle = os.open(pending, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(handle, (line + "\n").encode("utf-8"))
+                os.fsync(handle)
+                written = os.fstat(handle).st_ino
+            finally:
+                os.close(handle)
+            try:
+                if os.stat(pending).st_ino == written:
+                    break
+            except FileNotFoundError:
+                pass
+            # A write took the queue meanwhile and may have read it before this line: queued again, counted once.
+    except OSError as err:
+        return (
+            f"The game could not be counted in the statistics at {where} ({reason}), "
+            f"nor kept to count later ({one_line(err.strerror or str(err))})."
+        )
+    return (
+        f"The statistics at {where} cannot be written now ({reason}): the game waits in {pending.name} "
+        "and is counted at the next game."
+    )
 
 
 # -- reading -------------------------------------------------------------------------------------------------------

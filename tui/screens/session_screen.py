@@ -76,6 +76,9 @@ back to the menu, or to the lobby at a LAN table (one of each pair is hidden, se
 REFUSAL_SECONDS = 6.0
 """How long a refusal stays in the status line (unless the table changes first)."""
 
+PROBLEM_SECONDS = 12.0
+"""How long a write problem (the game could not be saved...) stays in the status line, whatever the table does."""
+
 
 @dataclass(frozen=True)
 class ClockNote:
@@ -176,6 +179,9 @@ class SessionScreen(StyledOnce, Screen[None]):
         self._refusal: tuple[str, int | None] | None = None
         """The refusal the status line shows (its text, and the version it was said at), until the table moves."""
         self._refusal_timer: Timer | None = None
+        self._problem: str | None = None
+        """A write problem the status line shows (when no refusal does) for :data:`PROBLEM_SECONDS`."""
+        self._problem_timer: Timer | None = None
         self._catching_up = 0
         """How many events of the history the subscription handed over at once are still to be worked off: they
         are shown without pauses (a resumed match or a LAN table opens where it is)."""
@@ -369,6 +375,8 @@ class SessionScreen(StyledOnce, Screen[None]):
                 elif isinstance(event, MatchOver):
                     self._match_over = event
                 self.handle(event)
+                if self._refusal is None:
+                    self._show_problem()  # (a game may write its status line as it takes an event in)
                 catching_up = self._catching_up > 0
                 self._catching_up = max(0, self._catching_up - 1)
                 if isinstance(event, RoundOver) and self._stale_rounds and catching_up:
@@ -381,7 +389,10 @@ class SessionScreen(StyledOnce, Screen[None]):
                     if self.snapshot is not None:
                         self.render_snapshot(self.snapshot)
                     self.refresh_bindings()
-                    self.app.push_screen(self.round_dialog(event), callback=self._round_dialog_closed)
+                    dialog = self.round_dialog(event)
+                    if self._refusal is None:
+                        self._show_problem()
+                    self.app.push_screen(dialog, callback=self._round_dialog_closed)
                     return
                 pause = 0.0 if catching_up else self.step_pause(event)
                 if pause > 0:
@@ -464,6 +475,8 @@ class SessionScreen(StyledOnce, Screen[None]):
             self.render_snapshot(self.snapshot)
             if self._refusal is not None:
                 self._show_refusal(self._refusal[0])
+            else:
+                self._show_problem()
 
     def _step_done(self) -> None:
         self._stepping = False
@@ -479,6 +492,8 @@ class SessionScreen(StyledOnce, Screen[None]):
                 self._show_refusal(text)
             else:
                 self._refusal = None
+        if self._refusal is None:
+            self._show_problem()
         self.refresh_bindings()
         self._clock_drawn()
 
@@ -616,6 +631,36 @@ class SessionScreen(StyledOnce, Screen[None]):
         if self._refusal is not None:
             self._refusal = None
             if self.snapshot is not None:
+                self.render_snapshot(self.snapshot)
+                self._show_problem()
+
+    # -- saying that a write failed ----------------------------------------------------------------------------
+    def say_problem(self, text: str) -> None:
+        """Say in the status line that a save, a replay or the statistics could not be written (the app says each
+        kind once, not at every move). It stays :data:`PROBLEM_SECONDS` whatever the table does; a refused move
+        is said over it meanwhile."""
+        self._problem = text
+        if self._refusal is None:
+            self._show_problem()
+        if self._problem_timer is not None:
+            self._problem_timer.stop()
+        self._problem_timer = self.set_timer(PROBLEM_SECONDS, self._problem_expired)
+
+    @property
+    def problem(self) -> str | None:
+        """The write problem the status line shows now (when no refusal is said over it), if any."""
+        return self._problem
+
+    def _show_problem(self) -> None:
+        if self._problem is not None:
+            for status in self.query(f"#{self.STATUS_ID}").results(Static):
+                status.update(Content.styled(self._problem, "bold $text-warning"))
+
+    def _problem_expired(self) -> None:
+        self._problem_timer = None
+        if self._problem is not None:
+            self._problem = None
+            if self.snapshot is not None and self._refusal is None:
                 self.render_snapshot(self.snapshot)
 
     # -- keys every table shares -----------------------------------------------------------------------------
