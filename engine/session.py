@@ -51,6 +51,8 @@ class TableInfo:
     bots: tuple[str | None, ...]
     """Each seat's computer player level, or None for a person."""
     seed: int | None
+    """None for every session, in this process or over the network: the seed would tell every card to come. The
+    table and its replay keep it."""
     seat: int | None
     """The seat this session plays (None: a spectator)."""
 

@@ -10,7 +10,11 @@ the real one), else ``platformdirs.user_data_dir("parlour")``. In it:
   whole-file save of an earlier version, still read);
 - ``host.log``: the log of a LAN host started in the background;
 - ``replays/*.jsonl``: every finished match (:mod:`engine.records.replays`);
-- ``stats.sqlite3``: the statistics (:mod:`engine.records.stats`).
+- ``stats.sqlite3``: the statistics (:mod:`engine.records.stats`), and ``stats-pending.jsonl``: games waiting to
+  be counted (the database was locked or could not be written when they ended);
+- ``tokens/``: a LAN player's resume token for each host it plays at (:mod:`engine.lan.tokens`);
+- ``guests/<key>/``: the data directory of each SSH guest of this machine's host, one per key it logged in with
+  (:func:`engine.lan.hosting.guest_command`).
 
 A file that cannot be used is never deleted: :func:`move_aside` renames it to ``NAME.bad`` (``.bad-2``, ... the
 first free name, so an older one is never overwritten), and the player is told in one sentence.
