@@ -23,7 +23,7 @@ from typing import Any
 from engine.errors import OptionError
 from engine.game import GameState
 from engine.registry import check_level, get_entry
-from engine.table import Table, check_seed, match_options
+from engine.table import MAX_SEED, Table, check_seed, match_options
 
 TIMING_FIELDS = ("seconds", "games_per_second")
 """The report's fields that depend on the clock (and so differ between two runs of the same seed)."""
@@ -56,6 +56,11 @@ class _Run:
     deals: int | None
     rotate: bool
 
+    def match_seed(self, index: int) -> int:
+        """The seed match ``index`` is dealt from: ``seed * 1000003 + index``, taken modulo ``2**63`` so that every
+        seed a table takes (up to MAX_SEED) gives match seeds a table takes too."""
+        return (self.seed * 1_000_003 + index) % (MAX_SEED + 1)
+
     def shift(self, index: int) -> int:
         return index % self.players if self.rotate else 0
 
@@ -68,7 +73,7 @@ class _Run:
         table = Table.create(
             self.game,
             self.players,
-            seed=self.seed * 1_000_003 + index,
+            seed=self.match_seed(index),
             bots=lineup,
             preset=self.preset,
             variants=self.variants,

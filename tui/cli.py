@@ -23,7 +23,7 @@ from engine import __version__
 from engine.errors import OptionError, ParlourError
 from engine.names import NAME_LIMIT, is_control, name_problem
 from engine.registry import ENTRIES, LISTINGS, check_level, difficulties, games, get_entry
-from engine.table import check_seed
+from engine.table import MAX_SEED, check_seed
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -85,11 +85,16 @@ def at_least_one(text: str) -> int:
 
 
 def seed_number(text: str) -> int:
-    """A seed: a whole number from 0 (a negative seed would deal what its positive twin deals)."""
+    """A seed: a whole number from 0 to MAX_SEED (a negative seed would deal what its positive twin deals). A
+    refusal quotes the text as typed (``-007``, ``1_000``: not the number it was read as)."""
+    refusal = f"a seed is a whole number from 0 to {MAX_SEED}, not {text[:40]!r}"
+    digits = text.strip().removeprefix("-").removeprefix("+").replace("_", "")
+    if digits.isascii() and digits.isdigit() and len(digits.lstrip("0")) > len(str(MAX_SEED)):
+        raise argparse.ArgumentTypeError(refusal)  # (int() refuses the longest numbers as if they were none)
     try:
         return check_seed(_whole_number(text))
-    except OptionError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
+    except OptionError:
+        raise argparse.ArgumentTypeError(refusal) from None
 
 
 def player_name(text: str) -> str:
@@ -214,7 +219,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             help="number of players, you included (default: your settings, else the game's)",
         )
         play.add_argument(
-            "--seed", type=seed_number, help="seed for the deal, a whole number from 0 (same seed, same cards)"
+            "--seed",
+            type=seed_number,
+            help=f"seed for the deal, a whole number from 0 to {MAX_SEED} (same seed, same cards)",
         )
         play.add_argument("--preset", metavar="P", help=preset_help)
         play.add_argument("--variant", action="append", metavar="V", help=variant_help)
@@ -253,7 +260,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         sim.add_argument("game", metavar="GAME", help=f"the game: {GAMES_HELP}")
         sim.add_argument("--players", type=at_least_one, required=True, help="number of players")
         sim.add_argument("--games", type=at_least_one, required=True, help="number of matches to play")
-        sim.add_argument("--seed", type=seed_number, default=0, help="base seed, a whole number from 0 (default 0)")
+        sim.add_argument(
+            "--seed", type=seed_number, default=0, help=f"base seed, a whole number from 0 to {MAX_SEED} (default 0)"
+        )
         sim.add_argument(
             "--bots", default="medium", help=f"level per seat ({', '.join(levels)}), comma-separated; one: every seat"
         )
