@@ -7,9 +7,14 @@ exit statuses are the process's own."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
+from typing import Any
 
 import pytest
 from terminal import CLI, ROOT, clean_env
@@ -17,6 +22,8 @@ from terminal import CLI, ROOT, clean_env
 from engine.simulate import TIMING_FIELDS, simulate
 from engine.table import MAX_SEED
 from tui.cli import main, seed_number
+
+psutil: Any = importlib.import_module("psutil")  # (it ships no type hints)
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -31,6 +38,126 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
         cwd=ROOT,
         env=env if env is not None else clean_env(),
     )
+
+
+# -- Ctrl-C on simulate --jobs N ---------------------------------------------------------------------------------
+LONG_RUN = ["simulate", "big2", "--players", "4", "--games", "5000", "--bots", "hard", "--json", "--jobs", "2"]
+"""A run that takes far longer than any wait below (thousands of matches of the slowest bots): it ends only if
+the interrupt stops it."""
+
+
+def _workers(parent: Any) -> list[Any]:
+    """The parent's pool workers (not the resource tracker, which multiprocessing runs beside them)."""
+    try:
+        return [child for child in parent.children() if "spawn_main" in " ".join(child.cmdline())]
+    except psutil.Error:
+        return []
+
+
+def _wait_for(condition: Any, what: str, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never came: {what}")
+        time.sleep(0.02)  # (a poll's pause, not a synchronisation: the condition is what is waited for)
+
+
+def _busy(worker: Any) -> bool:
+    try:
+        return bool(worker.cpu_times().user >= 1.5)  # past its start (an interpreter and the engine): playing matches
+    except psutil.Error:
+        return False
+
+
+@pytest.mark.parametrize("moment", ["as the workers start", "while they play"])
+def test_one_ctrl_c_stops_simulate_jobs_and_every_worker_in_one_line(moment: str) -> None:
+    """A terminal's Ctrl-C is a SIGINT to every process of the job, the workers too: the run stops at the first,
+    with status 130 and one line on stderr, and no worker is left running."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", CLI, *LONG_RUN],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=clean_env(),
+        start_new_session=True,  # its own process group, as a shell gives a job: the SIGINT goes to all of it
+    )
+    try:
+        parent = psutil.Process(child.pid)
+        if moment == "as the workers start":
+            _wait_for(lambda: _workers(parent), "a worker process")
+        else:
+            _wait_for(lambda: len(_workers(parent)) == 2 and all(_busy(w) for w in _workers(parent)), "busy workers")
+        os.killpg(child.pid, signal.SIGINT)  # once
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+    assert child.returncode == 130
+    assert err == "parlour: interrupted\n"
+    assert out == ""
+    _wait_for(lambda: not _running_in_group(child.pid), "every worker stopped", timeout=30)
+
+
+def test_a_worker_killed_mid_run_ends_the_run_in_one_line() -> None:
+    """A worker that dies (the out-of-memory killer, a kill -9) would never bring its piece: the run ends with
+    status 1 and one line, and the other worker is stopped too, instead of a wait without end."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", CLI, *LONG_RUN],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=clean_env(),
+        start_new_session=True,
+    )
+    try:
+        parent = psutil.Process(child.pid)
+        _wait_for(lambda: len(_workers(parent)) == 2 and all(_busy(w) for w in _workers(parent)), "busy workers")
+        _workers(parent)[0].kill()
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+    assert child.returncode == 1
+    assert err.count("\n") == 1
+    assert err.startswith("parlour: unexpected error: RuntimeError('a process of the run stopped")
+    assert "exit status -9" in err
+    assert out == ""
+    _wait_for(lambda: not _running_in_group(child.pid), "every worker stopped", timeout=30)
+
+
+def _running_in_group(group: int) -> list[int]:
+    """The processes of process group ``group`` still running (a zombie waiting to be reaped has stopped)."""
+    running = []
+    for process in psutil.process_iter(["status"]):
+        try:
+            if os.getpgid(process.pid) == group and process.info["status"] != psutil.STATUS_ZOMBIE:
+                running.append(process.pid)
+        except (OSError, psutil.Error):
+            continue
+    return running
+
+
+def test_a_library_caller_keeps_its_own_ctrl_c_handler() -> None:
+    """``simulate(jobs=2)`` holds Ctrl-C only while its workers start: the caller's handler is back afterwards,
+    and nothing is left blocked."""
+
+    def mine(signum: int, frame: object) -> None:
+        raise AssertionError("no Ctrl-C was sent")
+
+    before = signal.signal(signal.SIGINT, mine)
+    try:
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, set())
+        simulate("screw", players=3, games=4, seed=1, bots=["easy"], jobs=2)
+        assert signal.getsignal(signal.SIGINT) is mine
+        assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == mask
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 # -- --seed: the documented range, and refusals that quote what was typed ------------------------------------------

@@ -457,7 +457,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`parlour rules | head -1`): nothing left to say to anybody.
         _silence_stdout()
         return 0
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C: whatever ran was stopped (a simulate's workers too), said in one line
+        with contextlib.suppress(Exception):
+            # (on a terminal, after the ^C it echoed)
+            print(f"{chr(10) if is_terminal(sys.stderr) else ''}parlour: interrupted", file=sys.stderr)
         return 130
     except Exception as err:  # the last line of defence: a user never sees a traceback
         if os.environ.get("PARLOUR_DEBUG"):
