@@ -17,8 +17,9 @@ import time
 from typing import Any
 
 import pytest
-from terminal import CLI, ROOT, clean_env
+from terminal import CLI, ROOT, clean_env, plain, run_on_terminal
 
+import tui.cli
 from engine.simulate import TIMING_FIELDS, simulate
 from engine.table import MAX_SEED
 from tui.cli import main, seed_number
@@ -224,3 +225,66 @@ def test_a_refused_seed_on_the_command_line_quotes_the_text() -> None:
     assert result.returncode == 2
     assert f"argument --seed: a seed is a whole number from 0 to {MAX_SEED}, not '-0005'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# -- an output that cannot write a character ---------------------------------------------------------------------
+ASCII = clean_env(PYTHONIOENCODING="ascii")
+
+
+def test_rules_on_an_ascii_pipe_write_suit_letters() -> None:
+    result = run_cli("rules", "screw", env=ASCII)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert result.stdout.isascii()
+    assert "Ties are broken by suit, **S > H > C > D**" in result.stdout
+    assert "# Screw Your Neighbor" in result.stdout
+
+
+def test_every_rules_text_and_help_on_an_ascii_pipe() -> None:
+    for args in (["rules"], ["simulate", "--help"], ["play", "--help"], ["--help"]):
+        result = run_cli(*args, env=ASCII)
+        assert result.returncode == 0, (args, result.stderr)
+        assert result.stderr == ""
+        assert result.stdout.isascii() and len(result.stdout) > 500
+
+
+def test_rules_on_an_ascii_terminal_are_formatted_with_letters() -> None:
+    run = run_on_terminal(["rules", "screw"], env=ASCII)
+    assert run.status == 0
+    screen = plain(run.terminal)
+    assert "Ties are broken by suit, S > H > C > D" in screen
+    assert " * Both players in a trade see both cards" in screen  # Rich's bullet, in a letter the output has
+    assert "unexpected" not in screen and "Traceback" not in screen
+
+
+def test_records_and_simulate_on_an_ascii_pipe(tmp_path: Any) -> None:
+    """Text of any script reaches the output as far as it can: a data directory named in letters the output has
+    no character for is listed with ``?`` in their place."""
+    where = tmp_path / "données"
+    env = ASCII | {"PARLOUR_DATA_DIR": str(where)}
+    replays = run_cli("replays", env=env)
+    assert replays.returncode == 0, replays.stderr
+    assert f"kept in {tmp_path}/donn?es" in replays.stdout
+    stats = run_cli("stats", env=env)
+    assert stats.returncode == 0, stats.stderr
+    assert "donn?es" in stats.stdout
+    table = run_cli("simulate", "chase", "--players", "3", "--games", "2", "--bots", "easy", env=env)
+    assert table.returncode == 0, table.stderr
+    assert "chase: 2 games, 3 players" in table.stdout
+
+
+def test_an_unexpected_error_is_one_short_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The last line of defence quotes the error, cut short: never a whole text it carried."""
+
+    def fails(args: argparse.Namespace) -> int:
+        raise UnicodeEncodeError("ascii", "rules " * 500, 5, 6, "ordinal not in range(128)")
+
+    monkeypatch.delenv("PARLOUR_DEBUG", raising=False)
+    monkeypatch.setattr(tui.cli, "_rules", fails)
+    assert main(["rules"]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith("parlour: unexpected error: UnicodeEncodeError(")
+    assert said.count("\n") == 1
+    assert len(said) < 300

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from engine import __version__
-from engine.errors import OptionError, ParlourError
+from engine.errors import OptionError, ParlourError, echo
 from engine.names import NAME_LIMIT, is_control, name_problem
 from engine.registry import ENTRIES, LISTINGS, check_level, difficulties, games, get_entry
 from engine.table import MAX_SEED, check_seed
@@ -425,6 +425,8 @@ def port_number(text: str) -> int:
 # -- running -------------------------------------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
     try:
+        for stream in (sys.stdout, sys.stderr):
+            _replace_unwritable(stream)
         words = list(sys.argv[1:] if argv is None else argv)
         # Only the options of the command named ("": none, for the menu); anything else gets the whole parser.
         named = (words[0] if words[0] in COMMANDS else None) if words else ""
@@ -465,8 +467,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # the last line of defence: a user never sees a traceback
         if os.environ.get("PARLOUR_DEBUG"):
             raise
-        print(f"parlour: unexpected error: {err!r} (set PARLOUR_DEBUG=1 to see the details)", file=sys.stderr)
+        with contextlib.suppress(Exception):
+            print(
+                f"parlour: unexpected error: {echo(err, UNEXPECTED_LIMIT)} (set PARLOUR_DEBUG=1 to see the details)",
+                file=sys.stderr,
+            )
         return 1
+
+
+UNEXPECTED_LIMIT = 160
+"""The most of an unexpected error's text the last line of defence quotes (the error can hold a whole text)."""
+
+
+def _replace_unwritable(stream: TextIO | None) -> None:
+    """Let ``stream`` replace what its encoding cannot write (``?``) instead of failing: an output that cannot take
+    every character (``PYTHONIOENCODING=ascii``, a Latin-1 terminal) still gets every line. Streams that already
+    choose (``surrogateescape``: bytes that came in undecodable go out as they came) and objects that are not text
+    files are left as they are."""
+    if stream is None or getattr(stream, "errors", None) != "strict":
+        return
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        stream.reconfigure(errors="replace")  # type: ignore[attr-defined]
 
 
 def _silence_stdout() -> None:
@@ -512,6 +533,7 @@ def print_markdown(text: str, stream: TextIO | None = None) -> None:
     every case the ``**`` and ``#`` of the Markdown are set as formatting, never shown.
     """
     out = stream if stream is not None else sys.stdout
+    text = _writable(text, out)
     if not is_terminal(out):
         out.write(text)
         return
@@ -520,7 +542,44 @@ def print_markdown(text: str, stream: TextIO | None = None) -> None:
 
     console = Console(file=out)
     console.width = min(console.width, RULES_WIDTH)
-    console.print(Markdown(text))
+    if _encodes("•", console.encoding):
+        console.print(Markdown(text))
+        return
+    with console.capture() as formatted:  # (Rich's bullets are its own: the output has no character for them)
+        console.print(Markdown(text))
+    out.write(_writable(formatted.get(), out))
+
+
+STAND_INS = {"…": "...", "–": "-", "—": "-", "×": "x", "•": "*", "★": "*"}
+"""Plain letters for the punctuation of the rules texts, where the output has no character for it."""
+
+
+def _writable(text: str, stream: TextIO) -> str:
+    """``text`` as ``stream``'s encoding can write it: where it cannot, suit symbols become the letters of the plain
+    card faces (``10H``, ``S > H``), a little punctuation its ASCII look-alike, and anything else ``?``."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        pass
+    except LookupError:  # (an encoding Python does not know: the stream's own errors setting decides)
+        return text
+    from engine.cards import Suit
+
+    stand_ins = {suit.symbol: suit.value for suit in Suit} | STAND_INS
+    for wide, narrow in stand_ins.items():
+        if wide in text and not _encodes(wide, encoding):
+            text = text.replace(wide, narrow)
+    return text.encode(encoding, errors="replace").decode(encoding)
+
+
+def _encodes(text: str, encoding: str) -> bool:
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def _figure(value: Any) -> str:
