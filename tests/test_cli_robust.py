@@ -7,12 +7,17 @@ exit statuses are the process's own."""
 from __future__ import annotations
 
 import argparse
+import fcntl
 import importlib
 import json
 import os
+import pty
+import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from typing import Any
 
@@ -99,6 +104,59 @@ def test_one_ctrl_c_stops_simulate_jobs_and_every_worker_in_one_line(moment: str
     assert child.returncode == 130
     assert err == "parlour: interrupted\n"
     assert out == ""
+    _wait_for(lambda: not _running_in_group(child.pid), "every worker stopped", timeout=30)
+
+
+TAKES_THE_TERMINAL = "import os; os.close(os.open(os.ttyname(0), os.O_RDWR)); "
+"""Opened by a session leader, the terminal becomes its controlling terminal, as a login shell's is: then the
+terminal itself turns a typed Ctrl-C into a SIGINT to the job (``parlour`` and its workers)."""
+
+
+def test_ctrl_c_typed_on_a_terminal_stops_the_run_under_its_progress_bar() -> None:
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    command = [sys.executable, "-c", TAKES_THE_TERMINAL + CLI, *LONG_RUN[:-3], "--jobs", "2"]  # (no --json: a bar)
+    child = subprocess.Popen(
+        command, stdin=terminal, stdout=terminal, stderr=terminal, cwd=ROOT, env=clean_env(), start_new_session=True
+    )
+    os.close(terminal)
+    screen = b""
+
+    def read() -> bool:
+        """Take what the terminal shows so far; False once every copy of it is closed (the child is done)."""
+        nonlocal screen
+        while select.select([controller], [], [], 0)[0]:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            screen += chunk
+        return True
+
+    try:
+        parent = psutil.Process(child.pid)
+
+        def playing() -> bool:
+            read()
+            workers = _workers(parent)
+            return b"Playing Big Two" in screen and len(workers) == 2 and all(_busy(w) for w in workers)
+
+        _wait_for(playing, "the bar, and busy workers")
+        os.write(controller, b"\x03")  # Ctrl-C, once
+        _wait_for(lambda: not read() or child.poll() is not None, "the end of the run", timeout=60)
+        child.wait(timeout=60)
+        read()
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+        os.close(controller)
+    assert child.returncode == 130
+    shown = plain(screen.decode(errors="replace"))
+    assert shown.rstrip().endswith("parlour: interrupted")
+    assert "Traceback" not in shown
     _wait_for(lambda: not _running_in_group(child.pid), "every worker stopped", timeout=30)
 
 
