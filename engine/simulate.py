@@ -14,20 +14,31 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import math
+import pickle
+import queue
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, is_dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import OptionError
 from engine.game import GameState
 from engine.registry import check_level, get_entry
-from engine.table import Table, check_seed, match_options
+from engine.table import MAX_SEED, Table, check_seed, match_options
+
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
+    from multiprocessing.queues import Queue
 
 TIMING_FIELDS = ("seconds", "games_per_second")
 """The report's fields that depend on the clock (and so differ between two runs of the same seed)."""
 
+POLL_SECONDS = 0.5
+"""With ``jobs``, how long the parent waits for a piece before it looks whether every worker is still running."""
 CHUNKS_PER_JOB = 8
 """With ``jobs``, how many pieces each process gets on average: small enough pieces that the progress bar moves
 and no process waits long for a slow one, big enough that handing them out costs little."""
@@ -56,6 +67,11 @@ class _Run:
     deals: int | None
     rotate: bool
 
+    def match_seed(self, index: int) -> int:
+        """The seed match ``index`` is dealt from: ``seed * 1000003 + index``, taken modulo ``2**63`` so that every
+        seed a table takes (up to MAX_SEED) gives match seeds a table takes too."""
+        return (self.seed * 1_000_003 + index) % (MAX_SEED + 1)
+
     def shift(self, index: int) -> int:
         return index % self.players if self.rotate else 0
 
@@ -68,7 +84,7 @@ class _Run:
         table = Table.create(
             self.game,
             self.players,
-            seed=self.seed * 1_000_003 + index,
+            seed=self.match_seed(index),
             bots=lineup,
             preset=self.preset,
             variants=self.variants,
@@ -78,9 +94,8 @@ class _Run:
         return table.state
 
 
-def _play_chunk(run: _Run, start: int, stop: int) -> list[GameState[Any, Any, Any]]:
-    """A worker's share: matches ``start`` to ``stop - 1``, finished states in order (the parent counts them)."""
-    return [run.play(index) for index in range(start, stop)]
+_Result = tuple[int, bytes | None, Exception | None]
+"""What a worker puts for each piece: its number, then its finished states pickled, or the error that stopped it."""
 
 
 def _chunks(games: int, jobs: int) -> list[tuple[int, int]]:
@@ -88,35 +103,152 @@ def _chunks(games: int, jobs: int) -> list[tuple[int, int]]:
     return [(start, min(games, start + size)) for start in range(0, games, size)]
 
 
+def _worker_start() -> None:
+    """Each worker's first step: Ctrl-C is the parent's to answer (it stops every worker), so a worker ignores it,
+    then lets it through (it was born with it held, :func:`_interrupts_held`: one pressed meanwhile is dropped)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _answers_signals() -> bool:
+    """Whether this thread may hold and set signal handlers (Python lets the main thread alone; some platforms none
+    of the masks)."""
+    return threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask")
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[list[int]]:
+    """Ctrl-C held while the workers start, so that they are born with it blocked (a terminal sends it to every
+    process of the job, workers included) and none can die of it before :func:`_worker_start`. One pressed
+    meanwhile is not lost: it is in the list yielded once the hold ends (the caller raises KeyboardInterrupt)."""
+    pressed: list[int] = []
+    if not _answers_signals():
+        yield pressed
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield pressed
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        # (signal.signal runs the handler of a signal that came in the meantime before it changes the handler)
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+
+
+@contextlib.contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """Ctrl-C ignored while the workers are stopped: a second one cannot leave any of them running."""
+    if not _answers_signals():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+
+
+def _portable(err: Exception) -> Exception:
+    """``err`` if it crosses to the parent (pickles and back), else a RuntimeError that says what it was."""
+    try:
+        copy = pickle.loads(pickle.dumps(err))
+    except Exception:
+        return RuntimeError(f"{type(err).__name__}: {err}")
+    return copy if isinstance(copy, Exception) else err
+
+
+def _worker(run: _Run, pieces: Queue[tuple[int, int, int] | None], results: Queue[_Result]) -> None:
+    """A worker process: plays each piece ``(number, start, stop)`` it takes from ``pieces`` until it takes None,
+    and puts ``(number, states, None)`` on ``results``, the finished states pickled (so that a state that cannot
+    cross is an error here, not a piece lost in the queue's thread), or ``(number, None, error)`` and stops."""
+    _worker_start()
+    while (piece := pieces.get()) is not None:
+        number, start, stop = piece
+        try:
+            states = pickle.dumps([run.play(index) for index in range(start, stop)])
+        except Exception as err:
+            results.put((number, None, _portable(err)))
+            return
+        results.put((number, states, None))
+
+
+def _next_result(results: Queue[_Result], workers: Sequence[BaseProcess]) -> _Result:
+    """The next piece a worker finished; RuntimeError when a worker stopped before the pieces were all played
+    (killed, out of memory): its piece would never come."""
+    while True:
+        try:
+            return results.get(timeout=POLL_SECONDS)
+        except queue.Empty:
+            codes = [worker.exitcode for worker in workers]
+        if any(code not in (None, 0) for code in codes) or None not in codes:
+            try:  # (what a worker put just before it ended is still to be read)
+                return results.get(timeout=POLL_SECONDS)
+            except queue.Empty:
+                stopped = next((code for code in codes if code), 0)
+                raise RuntimeError(
+                    f"a process of the run stopped before its matches were played (exit status {stopped})"
+                ) from None
+
+
 def _in_processes(
     run: _Run, games: int, jobs: int, progress: Callable[[int, int], None] | None
 ) -> Iterator[GameState[Any, Any, Any]]:
     """Every match's finished state in match order, played by ``jobs`` processes. Pieces finish in any order;
-    each is held until those before it have been given out, and ``progress`` counts matches as pieces finish."""
-    import concurrent.futures
+    each is held until those before it have been given out, and ``progress`` counts matches as pieces finish.
+
+    Stopped early (Ctrl-C, a worker's error or its end, a caller that stops reading), every worker is stopped at
+    once, its piece unfinished, and the exception goes on to the caller."""
     import multiprocessing
 
     # "spawn": a fresh interpreter per worker, safe whatever threads the caller runs (fork is not).
     context = multiprocessing.get_context("spawn")
     chunks = _chunks(games, jobs)
-    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), mp_context=context) as pool:
-        futures = {pool.submit(_play_chunk, run, start, stop): number for number, (start, stop) in enumerate(chunks)}
+    pieces: Queue[tuple[int, int, int] | None] = context.Queue()
+    results: Queue[_Result] = context.Queue()
+    workers = [
+        context.Process(target=_worker, args=(run, pieces, results), name=f"simulate-{number}", daemon=True)
+        for number in range(min(jobs, len(chunks)))
+    ]
+    for number, (start, stop) in enumerate(chunks):
+        pieces.put((number, start, stop))
+    for _worker_process in workers:
+        pieces.put(None)  # one end for each worker, after every piece
+    finished = False
+    try:
+        with _interrupts_held() as pressed:
+            for worker in workers:
+                worker.start()
+        if pressed:
+            raise KeyboardInterrupt
         done: dict[int, list[GameState[Any, Any, Any]]] = {}
         played = 0
         following = 0
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                number = futures[future]
-                done[number] = future.result()
-                played += len(done[number])
-                if progress is not None:
-                    progress(played, games)
-                while following in done:
-                    yield from done.pop(following)
-                    following += 1
-        finally:
-            for future in futures:
-                future.cancel()
+        for _piece in chunks:
+            number, states, error = _next_result(results, workers)
+            if error is not None:
+                raise error
+            assert states is not None
+            done[number] = pickle.loads(states)
+            played += len(done[number])
+            if progress is not None:
+                progress(played, games)
+            while following in done:
+                yield from done.pop(following)
+                following += 1
+        finished = True
+    finally:
+        if not finished:
+            pieces.cancel_join_thread()  # (the pieces nobody will take must not hold this process at its exit)
+            with _interrupts_ignored():
+                for worker in workers:
+                    if worker.is_alive():
+                        worker.terminate()
+        for worker in workers:
+            if worker.pid is not None:
+                worker.join()
+        pieces.close()
+        results.close()
 
 
 def simulate(

@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from engine import __version__
-from engine.errors import OptionError, ParlourError
+from engine.errors import OptionError, ParlourError, echo
 from engine.names import NAME_LIMIT, is_control, name_problem
 from engine.registry import ENTRIES, LISTINGS, check_level, difficulties, games, get_entry
-from engine.table import check_seed
+from engine.table import MAX_SEED, check_seed
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -85,11 +85,16 @@ def at_least_one(text: str) -> int:
 
 
 def seed_number(text: str) -> int:
-    """A seed: a whole number from 0 (a negative seed would deal what its positive twin deals)."""
+    """A seed: a whole number from 0 to MAX_SEED (a negative seed would deal what its positive twin deals). A
+    refusal quotes the text as typed (``-007``, ``1_000``: not the number it was read as)."""
+    refusal = f"a seed is a whole number from 0 to {MAX_SEED}, not {text[:40]!r}"
+    digits = text.strip().removeprefix("-").removeprefix("+").replace("_", "")
+    if digits.isascii() and digits.isdigit() and len(digits.lstrip("0")) > len(str(MAX_SEED)):
+        raise argparse.ArgumentTypeError(refusal)  # (int() refuses the longest numbers as if they were none)
     try:
         return check_seed(_whole_number(text))
-    except OptionError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
+    except OptionError:
+        raise argparse.ArgumentTypeError(refusal) from None
 
 
 def player_name(text: str) -> str:
@@ -214,7 +219,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             help="number of players, you included (default: your settings, else the game's)",
         )
         play.add_argument(
-            "--seed", type=seed_number, help="seed for the deal, a whole number from 0 (same seed, same cards)"
+            "--seed",
+            type=seed_number,
+            help=f"seed for the deal, a whole number from 0 to {MAX_SEED} (same seed, same cards)",
         )
         play.add_argument("--preset", metavar="P", help=preset_help)
         play.add_argument("--variant", action="append", metavar="V", help=variant_help)
@@ -253,7 +260,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         sim.add_argument("game", metavar="GAME", help=f"the game: {GAMES_HELP}")
         sim.add_argument("--players", type=at_least_one, required=True, help="number of players")
         sim.add_argument("--games", type=at_least_one, required=True, help="number of matches to play")
-        sim.add_argument("--seed", type=seed_number, default=0, help="base seed, a whole number from 0 (default 0)")
+        sim.add_argument(
+            "--seed", type=seed_number, default=0, help=f"base seed, a whole number from 0 to {MAX_SEED} (default 0)"
+        )
         sim.add_argument(
             "--bots", default="medium", help=f"level per seat ({', '.join(levels)}), comma-separated; one: every seat"
         )
@@ -416,6 +425,8 @@ def port_number(text: str) -> int:
 # -- running -------------------------------------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
     try:
+        for stream in (sys.stdout, sys.stderr):
+            _replace_unwritable(stream)
         words = list(sys.argv[1:] if argv is None else argv)
         # Only the options of the command named ("": none, for the menu); anything else gets the whole parser.
         named = (words[0] if words[0] in COMMANDS else None) if words else ""
@@ -448,13 +459,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`parlour rules | head -1`): nothing left to say to anybody.
         _silence_stdout()
         return 0
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C: whatever ran was stopped (a simulate's workers too), said in one line
+        with contextlib.suppress(Exception):
+            # (on a terminal, after the ^C it echoed)
+            print(f"{chr(10) if is_terminal(sys.stderr) else ''}parlour: interrupted", file=sys.stderr)
         return 130
     except Exception as err:  # the last line of defence: a user never sees a traceback
         if os.environ.get("PARLOUR_DEBUG"):
             raise
-        print(f"parlour: unexpected error: {err!r} (set PARLOUR_DEBUG=1 to see the details)", file=sys.stderr)
+        with contextlib.suppress(Exception):
+            print(
+                f"parlour: unexpected error: {echo(err, UNEXPECTED_LIMIT)} (set PARLOUR_DEBUG=1 to see the details)",
+                file=sys.stderr,
+            )
         return 1
+
+
+UNEXPECTED_LIMIT = 160
+"""The most of an unexpected error's text the last line of defence quotes (the error can hold a whole text)."""
+
+
+def _replace_unwritable(stream: TextIO | None) -> None:
+    """Let ``stream`` replace what its encoding cannot write (``?``) instead of failing: an output that cannot take
+    every character (``PYTHONIOENCODING=ascii``, a Latin-1 terminal) still gets every line. Streams that already
+    choose (``surrogateescape``: bytes that came in undecodable go out as they came) and objects that are not text
+    files are left as they are."""
+    if stream is None or getattr(stream, "errors", None) != "strict":
+        return
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        stream.reconfigure(errors="replace")  # type: ignore[attr-defined]
 
 
 def _silence_stdout() -> None:
@@ -500,6 +533,7 @@ def print_markdown(text: str, stream: TextIO | None = None) -> None:
     every case the ``**`` and ``#`` of the Markdown are set as formatting, never shown.
     """
     out = stream if stream is not None else sys.stdout
+    text = _writable(text, out)
     if not is_terminal(out):
         out.write(text)
         return
@@ -508,7 +542,44 @@ def print_markdown(text: str, stream: TextIO | None = None) -> None:
 
     console = Console(file=out)
     console.width = min(console.width, RULES_WIDTH)
-    console.print(Markdown(text))
+    if _encodes("•", console.encoding):
+        console.print(Markdown(text))
+        return
+    with console.capture() as formatted:  # (Rich's bullets are its own: the output has no character for them)
+        console.print(Markdown(text))
+    out.write(_writable(formatted.get(), out))
+
+
+STAND_INS = {"…": "...", "–": "-", "—": "-", "×": "x", "•": "*", "★": "*"}
+"""Plain letters for the punctuation of the rules texts, where the output has no character for it."""
+
+
+def _writable(text: str, stream: TextIO) -> str:
+    """``text`` as ``stream``'s encoding can write it: where it cannot, suit symbols become the letters of the plain
+    card faces (``10H``, ``S > H``), a little punctuation its ASCII look-alike, and anything else ``?``."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        pass
+    except LookupError:  # (an encoding Python does not know: the stream's own errors setting decides)
+        return text
+    from engine.cards import Suit
+
+    stand_ins = {suit.symbol: suit.value for suit in Suit} | STAND_INS
+    for wide, narrow in stand_ins.items():
+        if wide in text and not _encodes(wide, encoding):
+            text = text.replace(wide, narrow)
+    return text.encode(encoding, errors="replace").decode(encoding)
+
+
+def _encodes(text: str, encoding: str) -> bool:
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def _figure(value: Any) -> str:
