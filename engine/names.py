@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["NAME_LIMIT", "is_control", "name_key", "name_problem"]
+__all__ = ["NAME_LIMIT", "is_control", "name_key", "name_problem", "printable"]
 
 NAME_LIMIT = 24
 """The longest name, in characters, once trimmed."""
@@ -94,3 +94,15 @@ def name_key(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name)
     kept = "".join(c for c in decomposed if not _is_invisible(c) and unicodedata.category(c) not in ("Mn", "Me"))
     return " ".join(unicodedata.normalize("NFKC", kept).casefold().split())
+
+
+def printable(text: str) -> str:
+    """``text`` with each control or format character written out as its escape (``\\x1b``), never sent to the
+    terminal as it is: for text read from a file or a peer (a name, a file's name).
+
+    >>> print(printable("Ann\x1b]0;owned\x07"), printable("Ben"))
+    Ann\\x1b]0;owned\\x07 Ben
+    """
+    if not any(is_control(char) for char in text):
+        return text
+    return "".join(ascii(char)[1:-1] if is_control(char) else char for char in text)

@@ -346,3 +346,19 @@ def test_an_unexpected_error_is_one_short_line(
     assert said.startswith("parlour: unexpected error: UnicodeEncodeError(")
     assert said.count("\n") == 1
     assert len(said) < 300
+
+
+def test_replays_lists_a_file_s_name_and_contents_without_its_escape_codes(tmp_path: Any) -> None:
+    """A replay file whose name and header hold escape codes (put there by hand: a name read from a file is a
+    stranger's text) is listed with each control character written out, never sent to the terminal."""
+    from engine.records.replays import keep_replay
+    from engine.table import Table
+
+    table = Table.create("screw", players=3, seed=5, bots=["easy", "easy", "easy"])
+    table.run()
+    kept = keep_replay(table, tmp_path / "replays")
+    kept.rename(kept.with_name("evil\x1b]0;owned\x07.jsonl"))
+    result = run_cli("replays", env=clean_env(PARLOUR_DATA_DIR=str(tmp_path)))
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "evil\\x1b]0;owned\\x07.jsonl" in result.stdout

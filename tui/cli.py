@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from engine import __version__
 from engine.errors import OptionError, ParlourError, echo
-from engine.names import NAME_LIMIT, is_control, name_problem
+from engine.names import NAME_LIMIT, is_control, name_problem, printable
 from engine.registry import ENTRIES, LISTINGS, check_level, difficulties, games, get_entry
 from engine.table import MAX_SEED, check_seed
 
@@ -917,14 +917,15 @@ def _replays(args: argparse.Namespace) -> int:
     if not kept:
         print(f"No games kept yet: each finished game is kept in {where}.")
         return 0
-    print(f"{_plural(len(kept), 'game')} kept in {where}, newest first:")
+    print(printable(f"{_plural(len(kept), 'game')} kept in {where}, newest first:"))
     rows = [["date", "game", "players", "result", "file"]]
     for info in kept:
         when = info.finished_at.astimezone().strftime("%Y-%m-%d %H:%M") if info.finished_at else "?"
         result = info.result if info.problem is None else f"cannot be read: {info.problem}"
         if info.seen is not None and info.problem is None:
             result = f"{result}; {info.seen}"
-        rows.append([when, info.game or "?", ", ".join(info.players), result, info.path.name])
+        cells = [when, info.game or "?", ", ".join(info.players), result, info.path.name]
+        rows.append([printable(cell) for cell in cells])  # (a file's name and contents are a stranger's text)
     for line in _columns(rows):
         print(line)
     return 0

@@ -30,7 +30,7 @@ from textual.widgets import Footer, Static
 from engine.cards import Card
 from engine.events import Event
 from engine.match import RoundOver, RoundStarted
-from engine.names import is_control
+from engine.names import printable
 from engine.records.replays import ReplayCursor, ReplayError
 from engine.records.seen import SeenCursor
 from engine.registry import get_entry
@@ -54,18 +54,6 @@ def describer(game: str, options: Any) -> Describer:
     if game == "rank":
         return describe_rank
     return lambda event, names, me: describe(event, names, me, options)
-
-
-def printable(text: str) -> str:
-    """``text`` with each control or format character written out as its escape (``\\x1b``), never sent to the
-    terminal as it is.
-
-    >>> print(printable("Ann\x1b]0;owned\x07"), printable("Ben"))
-    Ann\\x1b]0;owned\\x07 Ben
-    """
-    if not any(is_control(char) for char in text):
-        return text
-    return "".join(ascii(char)[1:-1] if is_control(char) else char for char in text)
 
 
 def printable_names(names: Sequence[str]) -> tuple[str, ...]:
