@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.cards import Card, Rank, Suit, sort_key, standard_deck
+from engine.cards import Card, Rank, Suit, plain_text, sort_key, standard_deck
 from engine.errors import InvalidActionError, OptionError, echo
 from engine.events import Event
 from engine.game import (
@@ -725,9 +725,10 @@ def parse_action(text: object) -> ChaseAction:
     >>> parse_action(" Trade "), parse_action("s")
     (<ChaseAction.TRADE: 'trade'>, <ChaseAction.STAY: 'stay'>)
     """
-    if not isinstance(text, str):
+    plain = plain_text(text)
+    if plain is None:
         raise InvalidActionError(f"not an action: {echo(text)} (stay, trade, swap or cut)")
-    word = text.strip().lower()
+    word = plain.strip().lower()
     try:
         return ChaseAction(ACTION_WORDS.get(word, word))
     except ValueError:
