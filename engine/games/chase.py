@@ -488,6 +488,13 @@ class ChaseState(GameState[ChaseOptions, ChaseView, ChaseAction]):
     def parse_action(self, text: str) -> ChaseAction:
         return parse_action(text)
 
+    def coerce_action(self, action: object) -> ChaseAction:
+        """A member of :class:`ChaseAction` (what the legal actions list, and bots play) is taken as it is; text,
+        another ``str`` or anything else is read as ever."""
+        if type(action) is ChaseAction:
+            return action
+        return super().coerce_action(action)
+
     def _apply(self, action: ChaseAction) -> list[Event]:
         action = ChaseAction(action)
         seat = self.order[self.turn]
