@@ -44,6 +44,11 @@ class Suit(Enum):
     # and every look-up of a card by value hashes its suit.
     __hash__ = object.__hash__
 
+    @classmethod
+    def _missing_(cls, value: object) -> Suit:
+        """``Suit(value)`` for a value that is no suit's: the engine's typed error, not a bare ValueError."""
+        raise InvalidActionError(f"not a suit: {echo(value)} (the suits are S, H, D and C)")
+
     @property
     def symbol(self) -> str:
         return _SUIT_SYMBOLS[self]
@@ -77,6 +82,11 @@ class Rank(IntEnum):
     QUEEN = 12
     KING = 13
 
+    @classmethod
+    def _missing_(cls, value: object) -> Rank:
+        """``Rank(value)`` for a value that is no rank's: the engine's typed error, not a bare ValueError."""
+        raise InvalidActionError(f"not a rank: {echo(value)} (the ranks are 1, the Ace, to 13, the King; 0 a joker)")
+
     @property
     def text(self) -> str:
         return _RANK_TEXT[self]
@@ -96,24 +106,40 @@ _RANK_TEXT = {r: str(int(r)) for r in Rank} | {
 _RANK_BY_TEXT = {text: r for r, text in _RANK_TEXT.items() if r is not Rank.JOKER} | {"T": Rank.TEN}
 
 
+def is_card(value: object) -> bool:
+    """Is ``value`` a :class:`Card` with a card's fields? (A card's constructor makes sure of them; this also
+    catches one whose fields were set past it, as ``object.__setattr__`` or a careless unpickler may.)"""
+    if not isinstance(value, Card):
+        return False
+    rank, suit = value.rank, value.suit
+    return type(rank) is Rank and (type(suit) is Suit if rank is not Rank.JOKER else suit is None)
+
+
 @dataclass(frozen=True, slots=True, order=False)
 class Card:
-    """One playing card. ``suit`` is ``None`` only for a joker."""
+    """One playing card. ``suit`` is ``None`` only for a joker.
+
+    A card is built only from a :class:`Rank` and a :class:`Suit` (``None`` and :attr:`Rank.JOKER` together): any
+    other fields raise InvalidActionError, so a card that exists can always be shown, sent and compared."""
 
     rank: Rank
     suit: Suit | None
 
+    def __post_init__(self) -> None:
+        if not is_card(self):
+            raise InvalidActionError(
+                f"not a card: rank {echo(self.rank, 60)} and suit {echo(self.suit, 60)} "
+                "(a card is a Rank and a Suit; a joker is Rank.JOKER and no suit)"
+            )
+
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read a card from its text (``"10H"``, ``"TH"``, ``"A♠"``, ``"JK"``); raise InvalidActionError if bad."""
-        if not isinstance(text, str):
+        token = plain_text(text)
+        card = _BY_TOKEN.get(token.strip().upper()) if token is not None else None
+        if card is None:
             raise InvalidActionError(f"not a card: {echo(text)} (write e.g. 10H, QS, A♦, JK)")
-        token = text.strip().upper()
-        if token in ("JK", "JOKER"):
-            return JOKER
-        if len(token) < 2 or token[-1] not in _SUIT_BY_TEXT or token[:-1] not in _RANK_BY_TEXT:
-            raise InvalidActionError(f"not a card: {echo(text)} (write e.g. 10H, QS, A♦, JK)")
-        return cls(_RANK_BY_TEXT[token[:-1]], _SUIT_BY_TEXT[token[-1]])
+        return card
 
     def __str__(self) -> str:
         if self.suit is None:
@@ -144,9 +170,20 @@ JOKER = Card(Rank.JOKER, None)
 
 def parse_cards(text: str) -> list[Card]:
     """Read cards separated by spaces or commas: ``parse_cards("3D 10S AH")``."""
-    if not isinstance(text, str):
+    plain = plain_text(text)
+    if plain is None:
         raise InvalidActionError(f"not a list of cards: {echo(text)} (write e.g. 3D 10S AH)")
-    return [Card.parse(token) for token in text.replace(",", " ").split()]
+    return [Card.parse(token) for token in plain.replace(",", " ").split()]
+
+
+def plain_text(value: object) -> str | None:
+    """``value`` as a plain ``str`` (a subclass of ``str`` is copied, so none of its own methods runs), or None when
+    it is not text: what every reader of a typed action or card starts with."""
+    if type(value) is str:
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    return None
 
 
 def sort_key(card: Card) -> tuple[int, str]:
@@ -175,3 +212,12 @@ def standard_deck(jokers: int = 0) -> list[Card]:
 
 _STANDARD = tuple(Card(rank, suit) for suit in Suit for rank in Rank if rank is not Rank.JOKER)
 """Made once (a card is an immutable value): games deal a fresh deck often, and iterating enums is slow."""
+_BY_TOKEN: dict[str, Card] = {
+    rank_text + suit_text: card
+    for card in _STANDARD
+    for rank_text, rank in _RANK_BY_TEXT.items()
+    if rank is card.rank
+    for suit_text, suit in _SUIT_BY_TEXT.items()
+    if suit is card.suit
+} | {"JK": JOKER, "JOKER": JOKER}
+"""Every card by each text :meth:`Card.parse` reads (upper case), the deck's own card for each."""

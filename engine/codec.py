@@ -41,7 +41,7 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar, Union
 
-from engine.cards import Card, standard_deck
+from engine.cards import Card, is_card, standard_deck
 from engine.errors import CodecError, ParlourError, echo
 
 _BY_TAG: dict[tuple[str, str], type] = {}
@@ -127,6 +127,8 @@ def _encode(value: Any, hint: Any) -> Any:
     if value is None or (isinstance(value, bool | int | float | str) and not isinstance(value, enum.Enum)):
         return value
     if isinstance(value, Card):
+        if not is_card(value):  # its fields were set past its constructor
+            raise CodecError(f"cannot encode a card of rank {echo(value.rank, 60)} and suit {echo(value.suit, 60)}")
         return str(value)
     if isinstance(value, enum.Enum):
         if _names_type(hint, cls):

@@ -265,14 +265,15 @@ class GameState(ABC, Generic[OptionsT, ViewT, ActionT]):
 
     # -- seats and actions from outside ------------------------------------------------------------------------
     def check_seat(self, seat: object, *, spectator: bool = False) -> int | None:
-        """``seat`` as a seat number of this table; SeatError if it is not one (``None`` only for a spectator)."""
+        """``seat`` as a seat number of this table (a plain ``int`` from 0); SeatError for any other object (``None``
+        only for a spectator)."""
         if type(seat) is int and 0 <= seat < self.players:  # the usual answer first: a table asks at every step
             return seat
         if seat is None and spectator:
             return None
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise SeatError(f"not a seat at this table: {echo(seat)} (seats are 0 to {self.players - 1})")
-        return seat
+        # Only a plain int is a seat: a bool, an enum member or another int subclass is refused, so whatever seat
+        # is kept (a record, an event) is a plain number that every other edge reads back the same.
+        raise SeatError(f"not a seat at this table: {echo(seat)} (seats are the whole numbers 0 to {self.players - 1})")
 
     def view(self, seat: int | None) -> ViewT:
         """What ``seat`` may know now (``None``: a spectator, who sees only what is public)."""

@@ -242,18 +242,25 @@ class Table:
         """What the bot at ``seat`` plays from ``view`` at the moment ``version`` (thread-safe: reads no state).
 
         With ``cancelled``, the decision stops with DecisionCancelled soon after it says yes."""
-        bot = self.seats[seat].bot
+        bot = self.seats[self._seat(seat)].bot
         if bot is None:
             raise IllegalActionError(f"seat {seat} is not a computer player")
         return bot.choose(view, legal, decision_rng(self.seed, seat, version, cancelled=cancelled))
 
     def hint(self, seat: int, view: Any, legal: Sequence[Action], version: int) -> Action | None:
         """What the game's hint level would play for ``seat`` (None when the game gives no hints)."""
+        self._seat(seat)
         level = hint_level(self.game)
         if level is None or not legal:
             return None
         bot = make_bot(self.game, level)
         return bot.choose(view, legal, decision_rng(self.seed, seat, version, "hint"))
+
+    def _seat(self, seat: object) -> int:
+        """``seat`` as a seat of this table, SeatError if it is not one (only the number of players is read)."""
+        checked = self.state.check_seat(seat)
+        assert checked is not None
+        return checked
 
     def step_bot(self) -> list[Event]:
         seat, action = self.think()

@@ -50,7 +50,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
-from engine.cards import Card, Rank, Suit, parse_cards, standard_deck
+from engine.cards import Card, Rank, Suit, is_card, parse_cards, plain_text, standard_deck
 from engine.errors import (
     GameOverError,
     IllegalActionError,
@@ -710,11 +710,12 @@ def parse_action(text: str) -> Big2Action:
     >>> str(parse_action("play 3d 3s")), parse_action("p") == PASS
     ('3D 3S', True)
     """
-    if not isinstance(text, str):
+    plain = plain_text(text)
+    if plain is None:
         raise InvalidActionError(f"not a Big Two action: {echo(text)} (write e.g. 3D 3S, or pass)")
-    if len(text) > MAX_ACTION_TEXT:
+    if len(plain) > MAX_ACTION_TEXT:
         raise InvalidActionError(f"too long to be a Big Two action: {echo(text)}")
-    words = text.strip()
+    words = plain.strip()
     if words.lower() in ("pass", "p"):
         return PASS
     if words.lower().startswith("play "):
@@ -735,7 +736,7 @@ def checked_cards(cards: object) -> tuple[Card, ...]:
     if len(cards) > 13:
         raise InvalidActionError(f"a play is at most 13 cards (the Dragon), not {len(cards)}")
     for card in cards:
-        if not isinstance(card, Card) or type(card.rank) is not Rank or not isinstance(card.suit, Suit | None):
+        if not is_card(card):
             raise InvalidActionError(f"not a card: {echo(card)}")
         if card not in _BIG2_CARDS:
             raise InvalidActionError("there are no jokers in Big Two")
@@ -1150,6 +1151,8 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
             return PASS
         if action.__class__ is Play and "_combo" in action.__dict__:
             return action
+        if isinstance(action, PassTurn):
+            return PASS  # a pass made past PassTurn.__new__ (object.__new__, a careless copy) is still the pass
         return super().coerce_action(action)
 
     def validate_action(self, action: Any) -> None:

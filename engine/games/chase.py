@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.cards import Card, Rank, Suit, sort_key, standard_deck
+from engine.cards import Card, Rank, Suit, plain_text, sort_key, standard_deck
 from engine.errors import InvalidActionError, OptionError, echo
 from engine.events import Event
 from engine.game import (
@@ -488,6 +488,13 @@ class ChaseState(GameState[ChaseOptions, ChaseView, ChaseAction]):
     def parse_action(self, text: str) -> ChaseAction:
         return parse_action(text)
 
+    def coerce_action(self, action: object) -> ChaseAction:
+        """A member of :class:`ChaseAction` (what the legal actions list, and bots play) is taken as it is; text,
+        another ``str`` or anything else is read as ever."""
+        if type(action) is ChaseAction:
+            return action
+        return super().coerce_action(action)
+
     def _apply(self, action: ChaseAction) -> list[Event]:
         action = ChaseAction(action)
         seat = self.order[self.turn]
@@ -725,9 +732,10 @@ def parse_action(text: object) -> ChaseAction:
     >>> parse_action(" Trade "), parse_action("s")
     (<ChaseAction.TRADE: 'trade'>, <ChaseAction.STAY: 'stay'>)
     """
-    if not isinstance(text, str):
+    plain = plain_text(text)
+    if plain is None:
         raise InvalidActionError(f"not an action: {echo(text)} (stay, trade, swap or cut)")
-    word = text.strip().lower()
+    word = plain.strip().lower()
     try:
         return ChaseAction(ACTION_WORDS.get(word, word))
     except ValueError:

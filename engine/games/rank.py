@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, ClassVar
 
-from engine.cards import Card, Rank, deck, sort_key
+from engine.cards import Card, Rank, deck, is_card, plain_text, sort_key
 from engine.errors import InvalidActionError, OptionError, echo
 from engine.events import Event, frozen
 from engine.game import (
@@ -225,9 +225,10 @@ def parse_action(text: object) -> RankAction:
 Name(rank=<Rank.TEN: 10>))
     """
     hint = "a card (5S, JK), draw, pass, or name R (R a rank: A, 2 … 10, J, Q, K)"
-    if not isinstance(text, str) or len(text) > MAX_ACTION_TEXT:
+    plain = plain_text(text)
+    if plain is None or len(plain) > MAX_ACTION_TEXT:
         raise InvalidActionError(f"not a Rank action: {echo(text, 60)} ({hint})")
-    words = text.strip().lower().split()
+    words = plain.strip().lower().split()
     if words in (["draw"], ["d"]):
         return DRAW
     if words in (["pass"], ["p"], ["x"]):
@@ -249,7 +250,7 @@ def validate(action: object) -> None:
     """InvalidActionError unless ``action`` is a well-formed Rank action (its fields of the right kind)."""
     if isinstance(action, Play):
         card = action.card
-        if not isinstance(card, Card) or not isinstance(card.rank, Rank):
+        if not is_card(card):
             raise InvalidActionError(f"play a card, not {echo(card, 60)}")
     elif isinstance(action, Name):
         rank = action.rank

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, ClassVar
 
-from engine.cards import Card, Rank, standard_deck
+from engine.cards import Card, Rank, plain_text, standard_deck
 from engine.errors import InvalidActionError, OptionError, echo
 from engine.events import Event
 from engine.game import (
@@ -223,9 +223,10 @@ def parse_action(text: object) -> TrashAction:
     (Draw(source='stock'), PlaceKing(slot=3), PlaceKing(slot=7), Keep())
     """
     hint = "stock, discard, king N (N a face-down slot, 1 to 10), swap or pass"
-    if not isinstance(text, str) or len(text) > MAX_ACTION_TEXT:
+    plain = plain_text(text)
+    if plain is None or len(plain) > MAX_ACTION_TEXT:
         raise InvalidActionError(f"not a Trash action: {echo(text, 60)} ({hint})")
-    words = text.strip().lower().split()
+    words = plain.strip().lower().split()
     if len(words) == 1 and words[0] in _WORDS:
         return _WORDS[words[0]]
     if len(words) == 2 and words[0] in ("king", "k"):

@@ -27,7 +27,8 @@ class LocalSession:
 
     def __init__(self, host: TableHost, seat: int | None) -> None:
         self._host = host
-        self._seat = seat
+        self._seat = host.table.state.check_seat(seat, spectator=True)
+        """Checked once here (SeatError for anything that is not a seat or None): every call passes it on."""
         self._info = host.info(seat)
         self._unsubscribers: list[Callable[[], None]] = []
         self._closed = False
