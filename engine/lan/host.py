@@ -123,6 +123,7 @@ class TableHost:
     def snapshot(self, seat: int | None) -> Snapshot:
         with self._lock:
             state = self.table.state
+            seat = state.check_seat(seat, spectator=True)  # (SeatError for anything that is no seat here)
             return Snapshot(
                 version=state.version,
                 seat=seat,
@@ -180,6 +181,8 @@ class TableHost:
         with self._lock:
             if seat is None:
                 raise ParlourError("a spectator cannot play")
+            seat = self.table.state.check_seat(seat)  # (SeatError for anything that is no seat here)
+            assert seat is not None
             if self.table.seats[seat].is_bot:
                 raise ParlourError("that seat is played by the computer")
             self.table.submit(seat, action)

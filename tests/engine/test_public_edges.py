@@ -666,3 +666,18 @@ def test_bad_data_is_a_codec_error(data: object) -> None:
 def test_text_that_is_not_a_message_is_a_codec_error(text: str | bytes) -> None:
     with pytest.raises(CodecError):
         codec.loads(text)
+
+
+@pytest.mark.parametrize("seat", ["0", [0], 10**9, 1.0, True, -1])
+def test_the_table_host_refuses_what_is_no_seat_with_a_seat_error(seat: Any) -> None:
+    from engine.errors import SeatError
+    from engine.lan.host import TableHost
+    from engine.table import Table
+
+    host = TableHost(Table.create("screw", players=3, seed=4, bots=[None, "easy", "easy"]), autostart=False)
+    before = host.table.state.version
+    for edge in (host.snapshot, lambda s: host.submit(s, "stay"), host.hint):
+        with pytest.raises(SeatError):
+            edge(seat)
+    assert host.table.state.version == before
+    host.close()
