@@ -239,6 +239,17 @@ def aside_path(path: Path) -> Path:
 def write_atomically(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same directory, flushed to disk, then renamed
     over the old file in one step; OSError if that fails (the old file is then still whole)."""
+    temporary = _synced_temporary(path, text)
+    try:
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _synced_temporary(path: Path, text: str) -> str:
+    """``text`` in a new temporary file beside ``path`` (its directory made if missing), flushed to disk; its
+    name. OSError (and no file left) if it cannot be written."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -246,10 +257,10 @@ def write_atomically(path: Path, text: str) -> None:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    return temporary
 
 
 def write_new_file(names: Iterable[Path], text: str, link: Callable[[str, Path], None] = os.link) -> Path:
@@ -261,13 +272,8 @@ def write_new_file(names: Iterable[Path], text: str, link: Callable[[str, Path],
     OSError if it cannot be written."""
     chosen = iter(names)
     first = next(chosen)
-    first.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{first.name}.", suffix=".tmp", dir=first.parent)
+    temporary = _synced_temporary(first, text)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
         can_link = True
         for path in itertools.chain((first,), chosen):
             if can_link:
