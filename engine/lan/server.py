@@ -1132,6 +1132,7 @@ class LanServer:
             preset=table.preset,
             variants=table.variants,
             pace=self.pace,
+            autostart=False,  # the bots move once every person here has the deal (see below), never before
         )
         table.match = f"{self.rng.getrandbits(64):016x}"
         log.info("table %s started", table.code)
