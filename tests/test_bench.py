@@ -5,6 +5,7 @@ numbers), and the command itself once, on its LAN part. Nothing here asserts how
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import subprocess
@@ -23,6 +24,8 @@ from parlour_bench.movegen import fast_plays, naive_plays, random_hands, situati
 from engine.games import big2
 
 ROOT = Path(__file__).resolve().parent.parent
+BENCH_MODULES = {"benchmarks", "parlour_bench", "bench"}
+"""What the benchmarks' code is imported as."""
 
 TINY = runner.Plan(
     app_runs=1,
@@ -294,3 +297,15 @@ def test_the_script_runs_from_the_repository_root() -> None:
     assert len(data["rows"]) == 2
     for row in data["rows"]:
         assert row["section"] == "lan" and row["error"] is None and row["value"] is not None, row
+
+
+def test_the_product_never_imports_the_benchmarks() -> None:
+    """The benchmarks are not in the wheel (its packages are engine and tui): nothing there may import them."""
+    found = []
+    for path in sorted([*(ROOT / "engine").rglob("*.py"), *(ROOT / "tui").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            found += [f"{path.relative_to(ROOT)}: {name}" for name in names if name.split(".")[0] in BENCH_MODULES]
+    assert found == []
