@@ -4,15 +4,16 @@ Run: ``.venv/bin/python benchmarks/big2_movegen.py [--hands 200] [--games 20]``
 
 Both generators run in the same process, one after the other, on the same hands and the same games, so their
 ratio means something on a noisy machine; the absolute figures do not. The generators and the workloads live in
-:mod:`tui.bench.movegen` (``parlour bench`` measures the same, interleaved, with its other figures).
+:mod:`parlour_bench.movegen` (``benchmarks/bench.py`` measures the same, interleaved, with its other figures).
 """
 
 from __future__ import annotations
 
 import argparse
 
+from parlour_bench.movegen import fast_plays, naive_plays, play_games, random_hands, situations, time_calls
+
 from engine.games.big2 import ComboCache
-from tui.bench.movegen import fast_plays, naive_plays, play_games, random_hands, situations, time_calls
 
 
 def main() -> None:

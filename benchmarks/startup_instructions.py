@@ -2,13 +2,16 @@
 
 Run: ``.venv/bin/python benchmarks/startup_instructions.py [GAME ...]`` (needs ``valgrind``; about 30 s a target).
 
-The targets are ``parlour bench``'s: the one-Static Textual app, the menu (``parlour``) and each table
-(``parlour play GAME --seed 1``), on a pseudo-terminal of 80x24, each with its caches warm (bytecode, parsed
-stylesheets, compiled dataclass code: ``parlour bench``'s warm-up run, quit as a person quits). Each is run once
-under ``valgrind --tool=callgrind`` and ends the moment its marker (what ``parlour bench`` waits for) is written to
-the terminal, so the count is everything from the interpreter's start to the first frame, threads included. The
-ratios against the reference are what to quote; wall-clock times (``parlour bench``) also depend on how well the
-processor runs each program (a larger program touches more memory), so their ratios are usually a little higher.
+The targets are ``benchmarks/bench.py``'s: the one-Static Textual app, the menu (``parlour``) and each table
+(``parlour play GAME --seed 1``), on a pseudo-terminal of 80x24, each warmed first as the bench warms it (one run,
+not counted, quit as a person quits: it fills Python's bytecode cache). Each is then run once under
+``valgrind --tool=callgrind`` with Textual's driver chosen through ``TEXTUAL_DRIVER``
+(:mod:`parlour_bench.first_frame`: Textual's Linux driver, ending the process the moment the target's marker is
+written), so the count is everything from the interpreter's start to the first frame, threads included. The app
+then runs with that driver rather than the one it picks on a terminal by itself; both are Textual's Linux driver up
+to the first frame. The ratios against the reference are what to quote; wall-clock times (``benchmarks/bench.py``)
+also depend on how well the processor runs each program (a larger program touches more memory), so their ratios are
+usually a little higher.
 """
 
 from __future__ import annotations
@@ -23,54 +26,25 @@ import tempfile
 import time
 from pathlib import Path
 
-from tui.bench.app import REFERENCE_CODE, REFERENCE_MARKER, BenchError, _spawn, _warm, bench_env, targets
+from parlour_bench.app import REFERENCE_CODE, REFERENCE_MARKER, BenchError, bench_env, spawn, targets, warm_up
+from parlour_bench.first_frame import DRIVER, MARKER_VARIABLE, SEEN
 
 TIMEOUT = 300.0
 """Seconds a run under callgrind may take to its first frame (some 30 are usual) before it is given up."""
-
-# Runs the target in this interpreter and ends it when the marker is written: Textual's terminal driver is wrapped
-# once its module is imported (an import hook, so nothing is imported before the target imports it).
-HARNESS = r"""
-import os, sys
-marker, kind = sys.argv[1], sys.argv[2]
-
-class Hook:
-    def find_spec(self, name, path=None, target=None):
-        if name == "textual.drivers.linux_driver":
-            sys.meta_path.remove(self)
-            import importlib.util
-            spec = importlib.util.find_spec(name)
-            load = spec.loader.exec_module
-            def exec_module(module):
-                load(module)
-                write = module.LinuxDriver.write
-                def written(self, data):
-                    write(self, data)
-                    if marker in data:  # (the driver's thread writes it out: this says it was drawn)
-                        os.write(sys.__stdout__.fileno(), b"\n[first frame]\n")
-                        os._exit(0)
-                module.LinuxDriver.write = written
-            spec.loader.exec_module = exec_module
-            return spec
-        return None
-
-sys.meta_path.insert(0, Hook())
-if kind == "reference":
-    exec(sys.argv[3])
-else:
-    sys.argv = ["parlour", *sys.argv[3:]]
-    from tui.launch import run
-    run()
-"""
+HERE = Path(__file__).resolve().parent
 
 
 def count(argv: list[str], marker: str) -> int:
-    """Instructions of ``argv`` (a harness command) up to its first frame, in a home of its own (as ``parlour
-    bench`` runs each: no match left to resume, no settings of yours)."""
+    """Instructions of ``argv`` up to its first frame (``marker`` on screen), in a home of its own (as
+    ``benchmarks/bench.py`` runs each: no match left to resume, no settings of yours)."""
+    name = "the reference" if "-c" in argv else " ".join(["parlour", *argv[3:]])
     with tempfile.TemporaryDirectory(prefix="callgrind-") as out:
         env = bench_env(Path(out))
+        env["TEXTUAL_DRIVER"] = DRIVER
+        env[MARKER_VARIABLE] = marker
+        env["PYTHONPATH"] = os.pathsep.join([str(HERE), env["PYTHONPATH"]])  # where parlour_bench is
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg", "--dump-instr=no", *argv]
-        pid, master, slave = _spawn([shutil.which("valgrind") or "valgrind", *command[1:]], env)
+        pid, master, slave = spawn([shutil.which("valgrind") or "valgrind", *command[1:]], env)
         seen = bytearray()
         try:
             ended = False
@@ -80,7 +54,7 @@ def count(argv: list[str], marker: str) -> int:
                 if not ended and time.monotonic() > deadline:
                     os.kill(pid, signal.SIGKILL)
                     os.waitpid(pid, 0)
-                    raise BenchError(f"{' '.join(argv[3:5])}: no first frame within {TIMEOUT:g} s")
+                    raise BenchError(f"{name}: no first frame within {TIMEOUT:g} s")
                 while select.select([master], [], [], 0.0 if ended else 0.2)[0]:
                     chunk = os.read(master, 65536)
                     if not chunk:
@@ -95,8 +69,8 @@ def count(argv: list[str], marker: str) -> int:
             for line in path.read_text(errors="replace").splitlines()
             if line.startswith(("summary:", "totals:"))
         ]
-    if b"[first frame]" not in seen or not totals:
-        raise BenchError(f"{' '.join(argv[3:]) or 'the reference'}: no first frame counted")
+    if SEEN.strip() not in seen or not totals:
+        raise BenchError(f"{name}: no first frame counted")
     return max(totals)
 
 
@@ -108,12 +82,13 @@ def main() -> None:
         raise SystemExit("valgrind is not installed: this script counts instructions with callgrind")
     chosen = targets(args.games or None)
     python = sys.executable
-    reference = count([python, "-c", HARNESS, REFERENCE_MARKER, "reference", REFERENCE_CODE], REFERENCE_MARKER)
+    warm_up([python, "-c", REFERENCE_CODE], REFERENCE_MARKER)
+    reference = count([python, "-c", REFERENCE_CODE], REFERENCE_MARKER)
     print(f"{'target':<12} {'instructions':>14} {'x the reference':>16}")
     print(f"{'reference':<12} {reference / 1e6:>13,.0f}M {1:>15.2f}x")
     for name, argv, marker in chosen:
-        _warm(argv, marker)
-        found = count([python, "-c", HARNESS, marker, "app", *argv[3:]], marker)
+        warm_up(argv, marker)
+        found = count(argv, marker)
         print(f"{name:<12} {found / 1e6:>13,.0f}M {found / reference:>15.2f}x", flush=True)
 
 

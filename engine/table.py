@@ -288,7 +288,7 @@ class Table:
                 return
             legal = state.legal_actions()
             if len(legal) == 1:
-                # A forced move (a Big Two seat with nothing to beat the table, some 45% of its moves): there is
+                # A forced move (a Big Two seat with nothing to beat the table, a large share of its moves): there is
                 # nothing to decide, and every bot plays it (bots keep no state between decisions, and each
                 # decision has a stream of its own), so it is played without a view, a stream or the bot.
                 action = legal[0]

@@ -18,6 +18,12 @@ import pytest
 
 _numbers = itertools.count()
 
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+"""The benchmarks' own modules (``parlour_bench``), imported by the tests of the benchmark code as the scripts of
+``benchmarks/`` import them: from that directory (they are not part of the package)."""
+if str(BENCHMARKS) not in sys.path:
+    sys.path.append(str(BENCHMARKS))
+
 
 @pytest.fixture(autouse=True)
 def own_settings_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:

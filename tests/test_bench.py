@@ -1,21 +1,31 @@
-"""``parlour bench``: each measurement gives positive numbers with tiny sizes, the table and the JSON show every row,
-and bad arguments give one sentence. A real run takes a minute or more, so the parts are tested one by one here
-(the app's own measurements, which start the app on pseudo-terminals, are stood in for by fixed numbers)."""
+"""``benchmarks/bench.py``: each measurement gives positive numbers with tiny sizes, the table and the JSON show every
+row, and bad arguments give one sentence. A real run takes a minute or more, so the parts are tested one by one here
+with tiny sizes (the app's start-up and quit, which start the app on pseudo-terminals, are stood in for by fixed
+numbers), and the command itself once, on its LAN part. Nothing here asserts how fast anything is."""
 
 from __future__ import annotations
 
+import ast
 import io
 import json
+import subprocess
+import sys
 import types
+from pathlib import Path
 from typing import Any
 
+import bench
+import parlour_bench
 import pytest
+from parlour_bench import app, engine, lan, runner
+from parlour_bench.measure import Row, alternate, medians, percentile, rate
+from parlour_bench.movegen import fast_plays, naive_plays, random_hands, situations
 
 from engine.games import big2
-from tui.bench import engine, lan, runner
-from tui.bench.measure import Row, alternate, medians, percentile, rate
-from tui.bench.movegen import fast_plays, naive_plays, random_hands, situations
-from tui.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH_MODULES = {"benchmarks", "parlour_bench", "bench"}
+"""What the benchmarks' code is imported as."""
 
 TINY = runner.Plan(
     app_runs=1,
@@ -151,9 +161,7 @@ def _fake_app() -> types.SimpleNamespace:
 
 
 def test_the_app_rows_and_their_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tui.bench
-
-    monkeypatch.setattr(tui.bench, "app", _fake_app(), raising=False)
+    monkeypatch.setattr(parlour_bench, "app", _fake_app())
     rows = {row.name: row for row in runner.app_part(TINY, lambda what: None)}
     start = rows["start-up to the first frame: play big2"]
     assert (start.value, start.reference, start.ratio, start.passed) == (pytest.approx(400), 200, 2.0, False)
@@ -164,11 +172,9 @@ def test_the_app_rows_and_their_limits(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_failing_measurement_is_one_rows_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tui.bench
-
     broken = _fake_app()
     broken.frame_gaps = lambda seconds: (_ for _ in ()).throw(RuntimeError("no frame was drawn\nmore"))
-    monkeypatch.setattr(tui.bench, "app", broken, raising=False)
+    monkeypatch.setattr(parlour_bench, "app", broken)
     rows = runner.app_part(TINY, lambda what: None)
     assert rows[-1].value is None and rows[-1].error == "no frame was drawn"
     assert "not measured: no frame was drawn" in runner.figure_text(rows[-1])
@@ -178,9 +184,7 @@ def test_a_failing_measurement_is_one_rows_sentence(monkeypatch: pytest.MonkeyPa
 def report() -> runner.Report:
     """One whole run with tiny sizes (the app stood in for)."""
     patch = pytest.MonkeyPatch()
-    import tui.bench
-
-    patch.setattr(tui.bench, "app", _fake_app(), raising=False)
+    patch.setattr(parlour_bench, "app", _fake_app())
     try:
         said: list[str] = []
         made = runner.run(quick=True, say=said.append, plan=TINY)
@@ -233,36 +237,75 @@ def test_the_table_has_every_row(report: runner.Report, terminal: bool) -> None:
     assert "x the reference" in text and "games/s" in text and " ms" in text
 
 
+# -- the app's probes, in this process ----------------------------------------------------------------------------
+def test_the_redraw_probes_measure_a_hand_and_a_static() -> None:
+    """Seconds per redraw, the hand's and one Static's, measured the same way (how long they take is the bench's
+    figure, not this test's)."""
+    assert app.static_update(5) > 0
+    assert app.hand_update(13, 5) > 0
+
+
 # -- the command ---------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("args", [["bench", "--fast"], ["bench", "now"], ["bench", "--json=yes"]])
+@pytest.mark.parametrize("args", [["--fast"], ["now"], ["--json=yes"], ["--part", "gpu"]])
 def test_bad_arguments_give_one_sentence(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        main(args)
+        bench.main(args)
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
-    assert err.strip().splitlines()[-1].startswith("parlour")
+    assert err.strip().splitlines()[-1].startswith("benchmarks/bench.py: error:")
 
 
-def test_the_command_prints_the_json(
+def test_the_command_prints_the_json_of_the_parts_asked_for(
     report: runner.Report, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    asked: list[bool] = []
+    asked: list[tuple[bool, list[str]]] = []
 
-    def fake_run(quick: bool, say: Any) -> runner.Report:
-        asked.append(quick)
+    def fake_run(quick: bool, say: Any, parts: Any) -> runner.Report:
+        asked.append((quick, [part.__name__ for part in parts]))
         return report
 
     monkeypatch.setattr(runner, "run", fake_run)
-    assert main(["bench", "--json", "--quick"]) == 0
-    assert asked == [True]
+    assert bench.main(["--json", "--quick"]) == 0
+    assert asked == [(True, ["app_part", "engine_part", "bots_part", "lan_part"])]
     assert len(json.loads(capsys.readouterr().out)["rows"]) == len(report.rows)
-    assert main(["bench"]) == 0
-    assert asked == [True, False]
+    assert bench.main(["--part", "lan", "--part", "engine"]) == 0
+    assert asked[-1] == (False, ["lan_part", "engine_part"])
     assert "The engine" in capsys.readouterr().out
 
 
 def test_bench_help_fits_80_columns(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        main(["bench", "--help"])
+        bench.main(["--help"])
     assert max(len(line) for line in capsys.readouterr().out.splitlines()) <= 80
+
+
+def test_the_script_runs_from_the_repository_root() -> None:
+    """``python benchmarks/bench.py --quick --json`` as documented, on its LAN part (the quickest): one JSON object
+    whose rows were all measured (the ladder of tables one host serves included: its players all come from
+    127.0.0.1)."""
+    done = subprocess.run(
+        [sys.executable, "benchmarks/bench.py", "--quick", "--json", "--part", "lan"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["quick"] is True and set(data["part_seconds"]) == {"lan"}
+    assert len(data["rows"]) == 2
+    for row in data["rows"]:
+        assert row["section"] == "lan" and row["error"] is None and row["value"] is not None, row
+
+
+def test_the_product_never_imports_the_benchmarks() -> None:
+    """The benchmarks are not in the wheel (its packages are engine and tui): nothing there may import them."""
+    found = []
+    for path in sorted([*(ROOT / "engine").rglob("*.py"), *(ROOT / "tui").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            found += [f"{path.relative_to(ROOT)}: {name}" for name in names if name.split(".")[0] in BENCH_MODULES]
+    assert found == []

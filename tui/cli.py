@@ -358,19 +358,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     if wanted("stats"):
         stats.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    bench = sub.add_parser(
-        "bench",
-        help="measure Parlour's speed, each figure beside its reference",
-        description=_paragraph(
-            "Measure Parlour's speed: start-up and quitting, a hand's redraw, random games per second of every "
-            "game, Big Two move generation, every bot's decision time and LAN play, each figure beside its "
-            "reference measured in the same run. A table on a terminal (plain text when piped); several minutes, "
-            "or under a minute with --quick."
-        ),
-    )
-    if wanted("bench"):
-        bench.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-        bench.add_argument("--quick", action="store_true", help="fewer rounds and smaller samples: under a minute")
     return parser
 
 
@@ -443,8 +430,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 code = _host(args)
             elif args.command == "join":
                 code = _join(args)
-            elif args.command == "bench":
-                code = _bench(args)
             elif args.command in RECORD_COMMANDS:
                 code = RECORD_COMMANDS[args.command](args)
             else:
@@ -1027,14 +1012,6 @@ def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench(args: argparse.Namespace) -> int:
-    """``parlour bench [--json] [--quick]``: the figures of :mod:`tui.bench.runner`."""
-    from tui.bench import runner
-
-    show = not args.json and is_terminal(sys.stderr)
-    return runner.main(args.quick, args.json, sys.stdout, is_terminal(sys.stdout), show)
-
-
 RECORD_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "replays": _replays,
     "replay": _replay,
@@ -1042,7 +1019,7 @@ RECORD_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
-COMMANDS = frozenset({"play", "rules", "simulate", "host", "join", "replays", "replay", "stats", "bench"})
+COMMANDS = frozenset({"play", "rules", "simulate", "host", "join", "replays", "replay", "stats"})
 """Every command :func:`build_parser` knows (a test checks the two agree)."""
 APP_COMMANDS = frozenset({None, "play", "join", "replay"})
 """The commands that start the full-screen app."""

@@ -135,7 +135,7 @@ _TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0
 _WORDS = struct.Struct("<16I")
 """A digest as sixteen 32-bit words (the words are made where they are first drawn: a call fewer)."""
 try:
-    # hashlib.blake2b itself, without importing hashlib, which loads OpenSSL's digests (about 7 ms of every start)
+    # hashlib.blake2b itself, without importing hashlib, which loads OpenSSL's digests at every start
     from _blake2 import blake2b as _blake2b
 except ImportError:  # an interpreter built without the module: hashlib has it some other way
     from hashlib import blake2b as _blake2b

@@ -571,11 +571,8 @@ class HardBig2Bot:
     those still in the running on the same deals and drops the worse half (:meth:`select`), so the budget goes to
     the plays that stay close.
 
-    Measured with ``benchmarks/big2_strength.py`` (seed 1, duplicate deals, against ``medium`` in every other
-    seat), this bot against the one before it (the same deals and budget shared equally by 6 candidates,
-    ``match_value`` 40): 4 players 41.8% of 600 games (interval 38.8% to 44.9%) against 36.5% (33.4% to 39.6%);
-    3 players 68.7% of 201 against 58.2%; 2 players 68.0% of 200 against 64.5% (an equal player wins 25%, 33% and
-    50%). Its decisions over the 600 games: median 460 ms, 95th percentile 970 ms, on a loaded machine.
+    How often it wins against ``medium``, and how long it thinks: ``benchmarks/big2_strength.py`` (the figures are
+    in ``docs/performance.md``).
     """
 
     difficulty = "hard"

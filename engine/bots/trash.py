@@ -14,7 +14,7 @@ pip card that belongs there. Everything else is the chain, which plays itself.
 
 Measured (seat-rotated two-player games): most of ``hard``'s edge over ``medium`` is the swap. Where a King goes
 barely matters once the draw and the swap are right: rollouts over sampled deals to choose the King's slot won
-51% of 400 games against the same player without them, at a hundred times the cost, so ``hard`` does not do them.
+about as often as the same player without them, at far greater cost, so ``hard`` does not do them.
 """
 
 from __future__ import annotations

@@ -187,7 +187,7 @@ class ProcessDecider:
 
     The child is a fresh interpreter (``python -m engine.lan.decider``) talking over its standard input and output:
     a request and its answer are pickled, each after its length. It is started with :mod:`subprocess`, not
-    :mod:`multiprocessing`, whose start would import some 30 ms of modules into the app and start a second process
+    :mod:`multiprocessing`, whose start would import many modules into the app and start a second process
     (its resource tracker) for a child that shares nothing but two pipes. A thread of this process carries the
     requests and answers, so that a child that has stopped answering holds up that thread only."""
 

@@ -430,8 +430,7 @@ def list_replays(directory: Path | None = None) -> list[ReplayInfo]:
 
 class ReplayCursor:
     """A kept game at any step, for the replay viewer: :meth:`go` to action ``n`` (0: the deal, before any action;
-    :attr:`total`: the end). Forward steps play on; a step back plays the game again from its deal (a few
-    milliseconds even for thousands of actions)."""
+    :attr:`total`: the end). Forward steps play on; a step back plays the game again from its deal."""
 
     def __init__(self, header: Header, actions: Sequence[tuple[int, Action]]) -> None:
         self.header = header

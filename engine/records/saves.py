@@ -11,8 +11,8 @@ a kill or a full disk mid-save leaves the previous save whole. The file reads::
     ]}
 
 Each action is encoded once per table and kept (:data:`_ENCODED`): a save encodes only the actions played since the
-last one and writes the whole file again. A Rank match of 3,000 actions saves in about a millisecond here
-(``tests/records/test_record_saves.py`` measures it).
+last one and writes the whole file again (``tests/records/test_record_saves.py`` checks that a save encodes only
+the new action).
 
 :func:`load_match` rebuilds the table from the file. A file that cannot be read, is not a saved match, was written
 in another record format, or whose actions the engine no longer accepts, or that is not a regular file at all (a

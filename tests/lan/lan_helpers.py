@@ -109,7 +109,7 @@ async def until(check: Callable[[], bool], timeout: float = WAIT) -> None:
     while not check():
         if loop.time() > deadline:
             raise AssertionError("timed out waiting")
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # (a poll's pause: the condition is what is waited for)
 
 
 async def closed(c: LanClient, timeout: float = WAIT) -> list[dict[str, Any]]:

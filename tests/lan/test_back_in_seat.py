@@ -26,7 +26,7 @@ from tui.cli import _connect
 conn = _connect("127.0.0.1", int(sys.argv[1]), "Bob", None)
 conn.sit(sys.argv[2], 0)
 print("seated", flush=True)
-time.sleep(120)
+time.sleep(120)  # (a client that stays connected until the test kills it: not a wait for anything)
 """
 
 AGAIN = """

@@ -39,13 +39,15 @@ def cleanup() -> Iterator[list[ProcessDecider | TableHost | psutil.Process]]:
             thing.close()
 
 
-def _gone(process: psutil.Process, tries: int = 500) -> bool:
-    """Whether ``process`` has ended and been reaped (its carrying thread reaps it just after the kill)."""
-    for _ in range(tries):
-        if not process.is_running():
-            return True
-        time.sleep(0.01)
-    return False
+def _gone(process: psutil.Process, timeout: float = 30.0) -> bool:
+    """Whether ``process`` has ended and been reaped (its carrying thread reaps it just after the kill), waited for
+    within a generous ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while process.is_running():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)  # (a poll's pause: the condition is what is waited for)
+    return True
 
 
 def _stop(pid: int | None, cleanup: list[ProcessDecider | TableHost | psutil.Process]) -> psutil.Process:

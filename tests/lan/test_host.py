@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import psutil
 import pytest
 
 from engine import codec
@@ -31,14 +32,21 @@ def hosts() -> Iterator[list[TableHost]]:
         host.close()
 
 
-def watch_decisions(table: Table) -> tuple[threading.Event, threading.Event]:
-    """Events set when the next bot decision starts and when it ends (wrapping the table's ``decide``)."""
+WAIT = 30.0
+"""Seconds any wait of these tests is bounded by: generous, so a loaded machine does not fail them."""
+
+
+def watch_decisions(table: Table, gate: threading.Event | None = None) -> tuple[threading.Event, threading.Event]:
+    """Events set when the next bot decision starts and when it ends (wrapping the table's ``decide``); with a
+    ``gate``, each decision waits for it before it is worked out (it stays in progress until the test opens it)."""
     started, finished = threading.Event(), threading.Event()
     original = table.decide
 
     def decide(seat: int, view: Any, legal: Any, version: int, cancelled: Any = None) -> Any:
         started.set()
         try:
+            if gate is not None:
+                gate.wait(WAIT)
             return original(seat, view, legal, version, cancelled)
         finally:
             finished.set()
@@ -48,25 +56,24 @@ def watch_decisions(table: Table) -> tuple[threading.Event, threading.Event]:
 
 
 def test_close_returns_at_once_while_a_hard_bot_thinks(hosts: list[TableHost]) -> None:
+    """close() does not wait for the decision in progress (held here until close() has returned), and that
+    decision is dropped: the table does not move after close(). How long close() takes is a benchmark's matter."""
     table = Table.create("big2", players=4, seed=12, bots=["hard"] * 4)
-    started, finished = watch_decisions(table)
+    gate = threading.Event()
+    started, finished = watch_decisions(table, gate)
     host = TableHost(table, pace=0.0)
     hosts.append(host)
     host.start()
-    assert started.wait(5), "the bot never started thinking"
-    time.sleep(0.02)
-    assert not finished.is_set(), "the decision was over too soon for this test to mean anything"
+    assert started.wait(WAIT), "the bot never started thinking"
     version = table.state.version
-    begin = time.perf_counter()
     host.close()
-    took = time.perf_counter() - begin
-    assert took < 0.2, f"close() took {took:.3f} s"
+    assert not finished.is_set(), "close() waited for the decision"
     assert host.closed
     thread = host._thread
     assert thread is not None and thread.daemon, "the bot thread must not keep the app alive"
-    # The decision in progress is dropped: the table does not move after close().
-    finished.wait(30)
-    thread.join(5)
+    gate.set()
+    assert finished.wait(WAIT)
+    thread.join(WAIT)
     assert not thread.is_alive()
     assert table.state.version == version
 
@@ -137,7 +144,7 @@ def _play(pace: float, delays: random.Random | None, hosts: list[TableHost]) -> 
             session.ready()
         if snap.to_move == 0 and snap.legal:
             if delays:
-                time.sleep(delays.random() * 0.03)
+                time.sleep(delays.random() * 0.03)  # (a person slow on purpose: the timing the match must not see)
             # The person's choice depends only on what they see (not on timing).
             choice = snap.legal[(snap.version * 7) % len(snap.legal)]
             session.submit(choice)
@@ -195,9 +202,7 @@ def test_a_bot_that_answers_garbage_is_recorded(hosts: list[TableHost]) -> None:
     host = TableHost(table)
     hosts.append(host)
     host.start()
-    deadline = time.monotonic() + 5
-    while not host.errors and time.monotonic() < deadline:
-        time.sleep(0.01)
+    assert host.wait_idle(WAIT), "the failed bot was never noticed"  # (a bot's failure ends the wait)
     assert host.errors and isinstance(host.errors[0], ParlourError)
     assert table.state.version == 0
 
@@ -210,11 +215,10 @@ def test_wait_idle_returns_when_a_bot_fails(hosts: list[TableHost], choose: Any)
     host = TableHost(table)
     hosts.append(host)
     host.start()
-    begin = time.perf_counter()
-    assert host.wait_idle(3)
-    took = time.perf_counter() - begin
+    # wait_idle is True when the wait ends because a bot failed, False only when its time runs out (the bots of a
+    # failed table never go idle by themselves).
+    assert host.wait_idle(WAIT)
     assert host.errors
-    assert took < 1.0, f"wait_idle took {took:.2f} s to notice the failed bot"
 
 
 def test_round_end_waits_only_for_people_still_connected(hosts: list[TableHost]) -> None:
@@ -278,14 +282,19 @@ def test_closing_a_process_decider_stops_its_decision_at_once() -> None:
         except DecisionCancelled:
             outcome.append("cancelled")
 
+    assert decider.pid is not None
+    child = psutil.Process(decider.pid)
+    spent = sum(child.cpu_times()[:2])
     worker = threading.Thread(target=decide, daemon=True)
     worker.start()
-    time.sleep(0.05)  # the hard bot takes over 100 milliseconds here: it is thinking now
-    begin = time.perf_counter()
+    deadline = time.monotonic() + WAIT
+    while sum(child.cpu_times()[:2]) <= spent:  # the child has begun to work the decision out
+        assert time.monotonic() < deadline, "the bot process never started thinking"
+        time.sleep(0.005)  # (a poll's pause: the condition is what is waited for)
     decider.close()
-    worker.join(2)
-    assert time.perf_counter() - begin < 0.2
-    assert outcome == ["cancelled"]
+    worker.join(WAIT)
+    assert not worker.is_alive()
+    assert outcome == ["cancelled"], "close() waited for the decision's answer"
     with pytest.raises(DecisionCancelled):
         decider.decide(request)
 

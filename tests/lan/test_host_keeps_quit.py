@@ -36,7 +36,7 @@ async def until(check: Callable[[], bool]) -> None:
     deadline = loop.time() + WAIT
     while not check():
         assert loop.time() < deadline, "not in time"
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # (a poll's pause: the condition is what is waited for)
 
 
 def two_tables(port: int) -> tuple[NetworkSession, NetworkSession, str, str]:

@@ -5,7 +5,6 @@ aside with one sentence; a finished or abandoned table's save goes."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 from pathlib import Path
@@ -122,7 +121,7 @@ async def test_without_keep_nothing_is_written(tmp_path: Path) -> None:
     async with running() as server:
         ann = await client(server, "Ann")
         await start_table(server, [ann], "screw")
-        await asyncio.sleep(0.05)
+        await until(lambda: server.tables_in_play() != [])  # in play: a host that kept it would have written it
         await ann.close()
     assert list(tmp_path.iterdir()) == []
 

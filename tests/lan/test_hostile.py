@@ -86,7 +86,7 @@ async def test_a_client_that_asks_and_never_reads_is_dropped_at_the_byte_bound()
                 break
             await greedy.send_raw(lines[start : start + 32 * 1024])
             most = max(most, conn.queued)
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # (a turn of the loop for the server to read: no wait for anything)
         await until(lambda: conn not in server.connections, WAIT)
         assert most <= bound
         # Everybody else is served as before.

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lan_helpers import client, play_to_the_end, players_for, running, start_table, watch_to_the_end
+from lan_helpers import client, play_to_the_end, players_for, running, start_table, until, watch_to_the_end
 
 from engine import codec
 from engine.registry import ENTRIES, get_entry
@@ -53,7 +53,9 @@ async def test_every_byte_names_only_cards_the_seat_may_see(key: str, monkeypatc
         code = await start_table(server, people, key, spectators=[watcher])
 
         async def join_late() -> None:  # a spectator who comes in while the match is being played
-            await asyncio.sleep(0.02)
+            playing = server.tables[code].host
+            assert playing is not None
+            await until(lambda: playing.table.state.version > 0)  # once a move has been made
             await late.send({"type": "spectate", "table": code})
             await watch_to_the_end(late)
 

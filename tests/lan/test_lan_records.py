@@ -65,7 +65,7 @@ def host_replay(match: str) -> Path:
     deadline = time.monotonic() + WAIT
     while (found := find_host_replay(match, [replays_dir()])) is None:
         assert time.monotonic() < deadline, "the host kept no replay"
-        time.sleep(0.01)
+        time.sleep(0.01)  # (a poll's pause: the condition is what is waited for)
     return found
 
 

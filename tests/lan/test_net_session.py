@@ -48,9 +48,7 @@ def test_open_table_plays_and_close_leaves_no_thread(server: ServerThread) -> No
     assert isinstance(snap, Snapshot) and snap.seat == 0
     assert got and isinstance(got[0], RoundStarted)
     assert len(net_threads()) == before + 1
-    started = time.monotonic()
     session.close()
-    assert time.monotonic() - started < 3.0
     assert len(net_threads()) == before, "close() left the connection's thread running"
     session.close()  # twice is harmless
     with pytest.raises(ParlourError, match="left the table"):
@@ -79,7 +77,7 @@ def test_join_table_waits_for_the_start(server: ServerThread) -> None:
                 break
             except ParlourError:
                 assert time.monotonic() < deadline, "Ben never sat down"
-                time.sleep(0.02)
+                time.sleep(0.02)  # (a poll's pause: the condition is what is waited for)
         creator.wait_started()
         joiner.join(WAIT)
         assert not failed, failed
@@ -110,14 +108,11 @@ def test_a_host_that_goes_away_mid_game_is_a_parlour_error() -> None:
         session.snapshot()
     finally:
         server.stop()
-    started = time.monotonic()
-    with pytest.raises(ParlourError, match="host"):
-        session.snapshot()
-    with pytest.raises(ParlourError, match="host"):
-        session.submit("stay")
-    with pytest.raises(ParlourError):
-        session.hint()
-    assert time.monotonic() - started < WAIT / 2
+    # Each is told at once that the host went: not "did not answer" once a timeout has run out.
+    for ask in (session.snapshot, lambda: session.submit("stay"), session.hint):
+        with pytest.raises(ParlourError, match="host") as caught:
+            ask()
+        assert "did not answer" not in str(caught.value)
     assert not session.connected
     session.close()
     assert len(net_threads()) == before
@@ -153,11 +148,11 @@ def test_a_host_that_misbehaves_is_a_parlour_error(reply: bytes | None) -> None:
     before = len(net_threads())
     listener, thread = fake_host(reply)
     try:
-        started = time.monotonic()
         with pytest.raises(ParlourError) as caught:
             NetworkSession.connect("127.0.0.1", listener.getsockname()[1], "Ann", timeout=WAIT)
-        assert time.monotonic() - started < WAIT / 2
-        assert "Traceback" not in str(caught.value) and len(str(caught.value)) < 300
+        said = str(caught.value)
+        assert "did not answer" not in said, "it waited for its timeout instead of reading what the host did"
+        assert "Traceback" not in said and len(said) < 300
     finally:
         listener.close()
         thread.join(WAIT)
@@ -167,10 +162,19 @@ def test_a_host_that_misbehaves_is_a_parlour_error(reply: bytes | None) -> None:
 def test_a_silent_host_times_out() -> None:
     listener = socket.create_server(("127.0.0.1", 0))  # accepts (the backlog) but never answers
     try:
-        started = time.monotonic()
-        with pytest.raises(ParlourError, match="did not answer"):
-            NetworkSession.connect("127.0.0.1", listener.getsockname()[1], "Ann", timeout=0.5)
-        assert time.monotonic() - started < 4.0
+        failed: list[BaseException] = []
+
+        def connect() -> None:
+            try:
+                NetworkSession.connect("127.0.0.1", listener.getsockname()[1], "Ann", timeout=0.5)
+            except BaseException as err:
+                failed.append(err)
+
+        trying = threading.Thread(target=connect, daemon=True)
+        trying.start()
+        trying.join(WAIT)  # the timeout of 0.5 s ends it; WAIT only bounds this test should it not
+        assert not trying.is_alive(), "connect() never gave up on a silent host"
+        assert len(failed) == 1 and isinstance(failed[0], ParlourError) and "did not answer" in str(failed[0])
     finally:
         listener.close()
 
@@ -208,7 +212,7 @@ def test_waiting_on_the_host_from_an_event_callback_is_refused(server: ServerThr
             if snap.legal:
                 session.submit(snap.legal[0])
             else:
-                time.sleep(0.01)
+                time.sleep(0.01)  # (a poll's pause: the condition is what is waited for)
         assert done.is_set() and outcome and "callback" in outcome[0]
         assert session.snapshot().seat == 0  # the connection is still fine
     finally:
@@ -268,7 +272,7 @@ def my_turn(session: NetworkSession) -> Snapshot:
     deadline = time.monotonic() + WAIT
     while not (snap := session.snapshot()).legal:
         assert time.monotonic() < deadline and not snap.over, "the seat never came to act"
-        time.sleep(0.02)
+        time.sleep(0.02)  # (a poll's pause: the condition is what is waited for)
     return snap
 
 
@@ -293,7 +297,7 @@ def test_a_dropped_connection_comes_back_with_its_token(server: ServerThread) ->
         deadline = time.monotonic() + WAIT
         while not any(m["type"] == "resumed" for m in heard):
             assert time.monotonic() < deadline, f"no resume: {heard}"
-            time.sleep(0.02)
+            time.sleep(0.02)  # (a poll's pause: the condition is what is waited for)
         assert any(m["type"] == "lost" and m["final"] is False for m in heard)
         host = next(iter(server.server.tables.values())).host
         assert host is not None and host.wait_idle(WAIT)  # Ann's turn: nothing more happens until she plays
@@ -317,7 +321,7 @@ def test_no_resume_after_the_host_said_goodbye(server: ServerThread) -> None:
     deadline = time.monotonic() + WAIT
     while not any(m["type"] == "lost" for m in heard):
         assert time.monotonic() < deadline
-        time.sleep(0.02)
+        time.sleep(0.02)  # (a poll's pause: the condition is what is waited for)
     lost = next(m for m in heard if m["type"] == "lost")
     assert lost["final"] is True and "goodbye" in str(lost["reason"])
     session.close()
@@ -327,9 +331,7 @@ def test_sitting_again_in_your_own_seat_is_answered_at_once(server: ServerThread
     ann = NetworkSession.connect("127.0.0.1", server.port, "Ann", timeout=3.0)
     try:
         code = ann.create("screw", 3, bots=[None, None, "easy"], seat=0)
-        started = time.monotonic()
-        ann.sit(code, 0, ready=False)  # a second Enter in the lobby, say
-        assert time.monotonic() - started < 1.0
+        ann.sit(code, 0, ready=False)  # a second Enter in the lobby, say: answered (unanswered, it raises)
         assert ann.table is not None and ann.table["seats"][0]["name"] == "Ann"
     finally:
         ann.close()

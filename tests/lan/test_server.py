@@ -373,9 +373,7 @@ async def test_heartbeats_drop_a_silent_peer_and_keep_a_live_one() -> None:
         silent = await LanClient.connect("127.0.0.1", server.port, answer_pings=False)
         await silent.hello("Silent")
         alive = await client(server, "Alive")
-        started = time.monotonic()
-        seen = await closed(silent)
-        assert time.monotonic() - started < 3
+        seen = await closed(silent)  # (bounded: a peer never dropped fails here)
         assert [m["type"] for m in seen if m["type"] != "ping"] == ["error"]
         assert seen[-1]["code"] == p.TIMEOUT
         assert any(m["type"] == "ping" for m in seen)
@@ -468,9 +466,7 @@ async def test_a_client_that_never_reads_does_not_stall_the_others() -> None:
         # Megabytes of answers it will never read: more than the sockets' buffers hold.
         flood = b"".join(p.line({"type": "list"}) for _ in range(3000))
         writer.write(flood)
-        started = time.monotonic()
-        await play_to_the_end([ann, bob], seed=2)
-        assert time.monotonic() - started < 3 * WAIT
+        await asyncio.wait_for(play_to_the_end([ann, bob], seed=2), 3 * WAIT)  # the deaf one holds nobody up
         await until(lambda: "deaf" not in {c.player.name.casefold() for c in server.connections if c.player})
         host = server.tables[code].host
         assert host is not None and host.table.state.is_over
@@ -487,9 +483,7 @@ async def test_shutdown_with_clients_connected() -> None:
     code = await start_table(server, [ann, bob], "big2", level="hard")
     host = server.tables[code].host
     assert host is not None
-    started = time.monotonic()
-    await asyncio.wait_for(server.close(), WAIT)
-    assert time.monotonic() - started < 5
+    await asyncio.wait_for(server.close(), WAIT)  # (a hard bot may be thinking: close does not wait for it)
     for c in (ann, bob, idle):
         seen = await closed(c)
         assert any(m["type"] == "bye" and m["reason"] == p.SHUTTING_DOWN for m in seen)
@@ -522,7 +516,7 @@ def test_table_host_seat_bot_puts_a_bot_in_and_takes_it_out() -> None:
         deadline = time.monotonic() + WAIT
         while host.table.state.version < 6 and not host.table.state.is_over and time.monotonic() < deadline:
             host.ready(0)
-            time.sleep(0.01)
+            time.sleep(0.01)  # (a poll's pause: the condition is what is waited for)
         assert host.table.state.version >= 6 or host.table.state.is_over, "the bot did not play the seat"
         host.seat_bot(0, None)
         assert host.info(0).bots[0] is None

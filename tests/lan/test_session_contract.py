@@ -514,11 +514,11 @@ def test_bots_wait_at_the_end_of_a_round_for_every_person(factory: Factory, key:
             assert host.waiting_for == {0, 1}
             if snap.to_move not in seats:  # a bot would move now: it must not
                 version = snap.version
-                time.sleep(0.1)
+                settle(host)  # idle: no bot may move (the host waits for the people at the round's end)
                 assert seats[0].session.snapshot().version == version, "a bot moved before anyone was ready"
                 seats[0].answer_round_ends()
                 assert host.waiting_for == {1}
-                time.sleep(0.1)
+                settle(host)
                 assert seats[1].session.snapshot().version == version, "a bot moved before everyone was ready"
                 seats[1].answer_round_ends()
                 settle(host)

@@ -108,7 +108,7 @@ async def until_seen(process: asyncssh.SSHClientProcess[str], text: str, seen: l
 async def until(check: Callable[[], bool]) -> None:
     async def poll() -> None:
         while not check():
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.02)  # (a poll's pause: the condition is what is waited for)
 
     await asyncio.wait_for(poll(), WAIT)
 
@@ -326,6 +326,7 @@ async def test_close_ends_a_connected_session_and_its_child(tmp_path: Path) -> N
 
 async def test_a_child_that_ignores_the_hang_up_is_killed(tmp_path: Path) -> None:
     stubborn = "import os, signal, time\nfor s in (signal.SIGHUP, signal.SIGTERM): signal.signal(s, signal.SIG_IGN)\n"
+    # (its sleep is what is tested: a child that will not end by itself; the test kills it long before)
     stubborn += "print('pid', os.getpid(), 'ready', flush=True)\ntime.sleep(60)\n"
 
     def command(username: str, key_id: str | None) -> tuple[list[str], dict[str, str]]:

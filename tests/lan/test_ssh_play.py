@@ -161,7 +161,7 @@ async def until(
         if every is not None and now >= nudge:
             every()
             nudge = now + interval
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # (a poll's pause: the condition is what is waited for)
 
 
 def seat_one(cleo: NetworkSession | None) -> dict[str, Any] | None:

@@ -91,6 +91,12 @@ def reference_for(saved: Table) -> Table:
     return table
 
 
+def _has_your_move(save: Path) -> bool:
+    """Whether the autosave holds a move of seat 0's."""
+    saved = load_match(save) if save.is_file() else None
+    return isinstance(saved, Table) and any(seat == 0 for seat, _ in saved.actions)
+
+
 def test_a_killed_match_is_offered_again_and_goes_on_as_if_never_stopped(tmp_path: Path) -> None:
     env = {"PARLOUR_DATA_DIR": str(tmp_path / "data"), "PARLOUR_CONFIG_DIR": str(tmp_path / "config")}
     save = tmp_path / "data" / "autosave.json"
@@ -99,7 +105,10 @@ def test_a_killed_match_is_offered_again_and_goes_on_as_if_never_stopped(tmp_pat
         assert play.wait_for("Your turn"), play.text()[-2000:]
         play.type(b"s")
         assert play.wait_for("You stayed"), play.text()[-2000:]
-        time.sleep(0.3)
+        deadline = time.monotonic() + 60
+        while not _has_your_move(save):  # the autosave after your move (written whole: temporary file, rename)
+            assert time.monotonic() < deadline, "your move was never saved"
+            time.sleep(0.02)  # (a poll's pause: the condition is what is waited for)
     finally:
         assert play.close(signal.SIGKILL) == -signal.SIGKILL
     saved = load_match(save)

@@ -77,7 +77,7 @@ class NetPlayer(threading.Thread):
                     except ParlourError:
                         pass  # overtaken (the clock, a stale snapshot): look again
                 else:
-                    time.sleep(0.01)
+                    time.sleep(0.01)  # (a poll's pause: the condition is what is waited for)
         except BaseException as err:  # reported by the test
             self.failed = err
 

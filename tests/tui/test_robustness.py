@@ -4,7 +4,6 @@ screens never touching the table themselves."""
 from __future__ import annotations
 
 import ast
-import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,9 @@ from tui.screens.results import MatchSummary, ResultsScreen
 from tui.widgets.event_log import EventLog
 from tui.widgets.hand import HandStrip
 from tui.widgets.seats import SeatBox
+
+WAIT = 30.0
+"""Seconds a wait of these tests is bounded by."""
 
 ROOT = Path(__file__).resolve().parents[2]
 NASTY_NAMES = ["Ana[/b]", "[@click=app.quit]Q[/]", "[red]x", "$text-error", "[b]Bo[/b]"]
@@ -83,23 +85,21 @@ def log_lines(screen: Big2TableScreen) -> list[str]:
     return screen.query_one(EventLog).lines_written
 
 
-async def test_quit_is_quick_while_a_bot_thinks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Seed 5 deals the 3♦ to seat 1: three hard bots think (about a second in all) before your first turn. The
-    match is on, so ``q`` asks first (the bots play on meanwhile); ``y`` quits.
-
-    Timed from the quit action to the app's end: that is what a thinking bot used to hold up (Textual waited for
-    its thread). The key's way in is left out: Pilot's own key delivery waits for the process to look idle, which
-    on a loaded machine says more about the machine than about the app."""
+async def test_quit_ends_the_app_while_a_bot_thinks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5 deals the 3♦ to seat 1: three hard bots think before your first turn. The match is on, so ``q`` asks
+    first (the bots play on meanwhile); ``y`` quits while a bot thinks: the app ends (Textual used to wait for the
+    bots' thread), the host is closed, and no bot moves afterwards. How long quitting takes is measured by
+    ``benchmarks/bench.py``, not here."""
     monkeypatch.setenv("PARLOUR_BOT_PROCESS", "1")  # what a player runs: the bots in a child process
     app = ParlourApp(start=PlayConfig(game="big2", players=4, seed=5, difficulty="hard"), pace=0)
-    began: list[float] = []
+    quits: list[bool] = []
     quit_action = app.action_quit
 
-    async def timed_quit() -> None:
-        began.append(time.perf_counter())
+    async def noted_quit() -> None:
+        quits.append(True)
         await quit_action()
 
-    app.action_quit = timed_quit  # type: ignore[method-assign]
+    app.action_quit = noted_quit  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
         host = app.host
         assert host is not None
@@ -107,13 +107,14 @@ async def test_quit_is_quick_while_a_bot_thinks(monkeypatch: pytest.MonkeyPatch)
         assert await wait_for(pilot, lambda: host.thinking is not None, tries=200)
         await pilot.press("q")  # the match is on: asked first
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert not began, "q quit without asking"
+        assert not quits, "q quit without asking"
         await pilot.press("y")
-    elapsed = time.perf_counter() - began[0]
-    assert elapsed < 0.2, f"quitting took {elapsed:.3f} s while a bot was thinking"
-    assert host.closed
+    assert quits and host.closed
     version = host.table.state.version
-    time.sleep(0.5)
+    thread = host._thread
+    assert thread is not None
+    thread.join(WAIT)  # the bots' thread has ended: nothing can move the table any more
+    assert not thread.is_alive()
     assert host.table.state.version == version, "a bot moved after the app quit"
 
 

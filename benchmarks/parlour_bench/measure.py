@@ -1,4 +1,4 @@
-"""What every figure of ``parlour bench`` is made of: rounds taken in turn, medians, percentiles and rows.
+"""What every figure of ``benchmarks/bench.py`` is made of: rounds taken in turn, medians, percentiles and rows.
 
 A figure and its reference are measured in alternating rounds (reference, subject, reference, subject, ...) and
 each is the median of its rounds: a machine that gets busier halfway through weighs on both alike, and one slow

@@ -1,6 +1,6 @@
-"""The LAN figures for ``parlour bench``: a move's round trip over loopback, and how many tables one host serves.
+"""The LAN figures for ``benchmarks/bench.py``: a move's round trip over loopback, and how many tables one host serves.
 
-The host and its players run in this process (:mod:`engine.lan.loopback`): a real ``LanServer`` on 127.0.0.1 on a
+The host and its players run in this process (:mod:`parlour_bench.loopback`): a real ``LanServer`` on 127.0.0.1 on a
 thread of its own, four network players at each Big Two table choosing random legal actions. They share this
 process and its interpreter lock, so the figures are a floor.
 
@@ -20,8 +20,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.lan.loopback import load, round_trips
-from tui.bench.measure import Row, failed, percentile
+from parlour_bench.loopback import load, round_trips
+from parlour_bench.measure import Row, failed, percentile
 
 LIMIT = 0.1
 """Seconds: the 95th percentile round trip a host must keep for its tables to count as served."""

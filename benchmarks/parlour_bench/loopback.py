@@ -1,4 +1,4 @@
-"""A LAN host and its players on loopback, in one process: what ``parlour bench`` measures LAN play with.
+"""A LAN host and its players on loopback, in one process: what ``benchmarks/bench.py`` measures LAN play with.
 
 The host is a real :class:`~engine.lan.server.LanServer` on 127.0.0.1 on a free port, with a bare echo server
 beside it, both on a thread and event loop of their own (:class:`LoopbackHost`); the players are protocol clients
@@ -7,8 +7,7 @@ random legal actions. Host and clients share the process (and its interpreter lo
 floor: a host in a process of its own, with its players on other machines, does better.
 
 A move's round trip is the time from sending ``act`` to reading the first message after it (the event of that
-move). The functions here are synchronous (each runs its own event loop), so a caller needs no asyncio: only
-``engine/lan`` uses it.
+move). The functions here are synchronous (each runs its own event loop), so a caller needs no asyncio.
 """
 
 from __future__ import annotations
@@ -39,11 +38,20 @@ class LoopbackHost:
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="parlour-bench-host", daemon=True)
-        # No heartbeats, and a player who goes is never replaced by a bot while the bench runs.
+        # No heartbeats, a player who goes is never replaced by a bot while the bench runs, and none of the caps a
+        # host puts on one address (every player here comes from 127.0.0.1) nor on its tables.
         self.server = LanServer(
-            seed=1, heartbeat=600.0, peer_timeout=1200.0, takeover_after=3600.0, resume_window=3600.0
+            seed=1,
+            heartbeat=600.0,
+            peer_timeout=1200.0,
+            takeover_after=3600.0,
+            resume_window=3600.0,
+            max_connections=100_000,
+            max_unwelcomed=100_000,
+            max_unwelcomed_per_address=100_000,
+            max_tables=100_000,
+            tables_per_address=100_000,
         )
-        self.server.max_connections = 100_000
         self.echo: asyncio.base_events.Server | None = None
         self.port = 0
         self.echo_port = 0

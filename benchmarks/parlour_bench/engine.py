@@ -1,4 +1,4 @@
-"""The engine's figures for ``parlour bench``: random games per second, Big Two move generation, bot decisions.
+"""The engine's figures for ``benchmarks/bench.py``: random games per second, Big Two move generation, bot decisions.
 
 Games per second are measured two ways for every game key, in alternating rounds:
 
@@ -26,8 +26,8 @@ from engine.games.big2 import ComboCache
 from engine.registry import ENTRIES, bot_levels, get_entry, make_bot
 from engine.simulate import simulate
 from engine.table import match_options
-from tui.bench.measure import Row, alternate, failed, percentile, rate
-from tui.bench.movegen import fast_plays, naive_plays, play_games, random_hands, situations, time_calls
+from parlour_bench.measure import Row, alternate, failed, percentile, rate
+from parlour_bench.movegen import fast_plays, naive_plays, play_games, random_hands, situations, time_calls
 
 GAME_KEYS: tuple[str, ...] = tuple(entry.key for entry in ENTRIES)
 """Every game key the registry knows (each preset of a game that has several is its own key)."""

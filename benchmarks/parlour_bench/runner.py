@@ -1,14 +1,14 @@
-"""``parlour bench``: every figure of Parlour's speed beside its reference, measured in one run, and its table.
+"""``benchmarks/bench.py``: every figure of Parlour's speed beside its reference, measured in one run, and its table.
 
 Each figure is measured in the same run as its reference, in alternating rounds, and is the median of them (see
-:mod:`tui.bench.measure`), so a ratio holds on a busy machine even when the absolute figures do not. The parts:
+:mod:`parlour_bench.measure`), so a ratio holds on a busy machine even when the absolute figures do not. The parts:
 
-- the app (:mod:`tui.bench.app`): start-up to the first frame and ``ctrl+q`` to exit against a one-Static Textual
+- the app (:mod:`parlour_bench.app`): start-up to the first frame and ``ctrl+q`` to exit against a one-Static Textual
   app, a hand's redraw against one ``Static.update``, and the longest frame while a bot thinks;
-- the engine (:mod:`tui.bench.engine`): random games per second through the table against the engine loop of each
+- the engine (:mod:`parlour_bench.engine`): random games per second through the table against the engine loop of each
   game, and Big Two move generation against its naive generator;
 - the bots: every level's decision time per game, ``hard`` checked against its limits;
-- the LAN (:mod:`tui.bench.lan`): a move's round trip against a loopback echo, and how many tables one host serves.
+- the LAN (:mod:`parlour_bench.lan`): a move's round trip against a loopback echo, and how many tables one host serves.
 
 A part that fails gives its rows an error (one sentence) and the others go on. ``--quick`` measures everything with
 fewer rounds and smaller samples, within a minute on a 2-core machine; the full run takes several minutes.
@@ -25,10 +25,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from tui.bench.measure import Row, failed, medians
+from parlour_bench.measure import Row, failed, medians
 
 THINK = 0.5
-"""Seconds a LAN player thinks before a move, on average (as :data:`tui.bench.lan.THINK`: that module is imported
+"""Seconds a LAN player thinks before a move, on average (as :data:`parlour_bench.lan.THINK`: that module is imported
 only when its part runs)."""
 
 START_LIMIT = 1.5
@@ -146,9 +146,9 @@ def machine() -> dict[str, Any]:
 Say = Callable[[str], None]
 
 
-# -- the app (tui/bench/app.py) -------------------------------------------------------------------------------------
+# -- the app (app.py) --------------------------------------------------------------------------------------------
 def app_part(plan: Plan, say: Say) -> list[Row]:
-    from tui.bench import app
+    from parlour_bench import app
 
     rows: list[Row] = []
     say("start-up of the menu and of each table")
@@ -232,7 +232,7 @@ def app_part(plan: Plan, say: Say) -> list[Row]:
 
 # -- the engine and the bots ----------------------------------------------------------------------------------------
 def engine_part(plan: Plan, say: Say) -> list[Row]:
-    from tui.bench import engine
+    from parlour_bench import engine
 
     rows = engine.engine_rows(plan.engine_rounds, plan.engine_seconds, report=lambda what: say(what))
     say("Big Two move generation")
@@ -241,7 +241,7 @@ def engine_part(plan: Plan, say: Say) -> list[Row]:
 
 
 def bots_part(plan: Plan, say: Say) -> list[Row]:
-    from tui.bench import engine
+    from parlour_bench import engine
 
     rows = []
     for key in engine.GAME_KEYS:
@@ -253,7 +253,7 @@ def bots_part(plan: Plan, say: Say) -> list[Row]:
 
 def lan_part(plan: Plan, say: Say) -> list[Row]:
     try:
-        from tui.bench import lan
+        from parlour_bench import lan
     except Exception as err:  # pragma: no cover - the LAN code is part of the package
         return [failed("lan", "LAN", "ms", err)]
     say("a LAN move's round trip")
@@ -266,6 +266,8 @@ def lan_part(plan: Plan, say: Say) -> list[Row]:
 
 Part = Callable[[Plan, Say], list[Row]]
 PARTS: tuple[Part, ...] = (app_part, engine_part, bots_part, lan_part)
+PART_NAMES: dict[str, Part] = {part.__name__.removesuffix("_part"): part for part in PARTS}
+"""Each part by the name ``--part`` takes: app, engine, bots, lan."""
 
 
 def run(quick: bool = False, say: Say | None = None, parts: Sequence[Part] = PARTS, plan: Plan | None = None) -> Report:
@@ -346,7 +348,7 @@ def heading(report: Report) -> str:
     kind = "quick run" if report.quick else "full run"
     parts = ", ".join(f"{part} {seconds:.0f} s" for part, seconds in report.part_seconds.items())
     return (
-        f"parlour bench, {kind} of {report.date} on {os.cpu_count()} cores: {report.seconds:.0f} s ({parts}).\n"
+        f"benchmarks/bench.py, {kind} of {report.date} on {os.cpu_count()} cores: {report.seconds:.0f} s ({parts}).\n"
         "Each figure and its reference are medians of alternating rounds in this run; a ratio is the figure "
         f"divided by its reference. Big Two's move core: {machine()['big2_core']}."
     )
@@ -410,21 +412,28 @@ def status(show: bool) -> Any:
     @contextlib.contextmanager
     def shown() -> Any:
         console = Console(stderr=True)
-        with console.status("parlour bench") as line:
+        with console.status("bench") as line:
 
             def say(what: str) -> None:
-                line.update(f"parlour bench: measuring {what}")
+                line.update(f"bench: measuring {what}")
 
             yield say
 
     return shown()
 
 
-def main(quick: bool, as_json: bool, out: TextIO, terminal: bool, show_status: bool) -> int:
-    """``parlour bench``: measure, then print the table on ``out`` (Rich on a ``terminal``, else plain text) or the
-    JSON; ``show_status``: name what is being measured on stderr meanwhile. Status 0: a figure that could not be
-    measured, or a limit not kept, is in the table, not in the status."""
+def main(
+    quick: bool,
+    as_json: bool,
+    out: TextIO,
+    terminal: bool,
+    show_status: bool,
+    parts: Sequence[Part] = PARTS,
+) -> int:
+    """Measure ``parts`` (every one by default), then print the table on ``out`` (Rich on a ``terminal``, else plain
+    text) or the JSON; ``show_status``: name what is being measured on stderr meanwhile. Status 0: a figure that
+    could not be measured, or a limit not kept, is in the table, not in the status."""
     with status(show_status) as say:
-        report = run(quick, say)
+        report = run(quick, say, parts)
     write(report, out, as_json, terminal)
     return 0

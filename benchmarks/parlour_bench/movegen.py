@@ -1,7 +1,7 @@
 """Big Two legal-move generation: the engine's generator against a naive one that tries every subset of the hand.
 
 Both generators run on the same hands and the same whole games, so their ratio means something on a noisy machine.
-``parlour bench`` and ``benchmarks/big2_movegen.py`` use this module; the naive generator lives only here, as the
+``benchmarks/bench.py`` and ``benchmarks/big2_movegen.py`` use this module; the naive generator lives only here, as the
 reference the engine's generator is measured against (it finds exactly the same plays, far more slowly).
 
 >>> hand = random_hands(1, seed=1)[0]

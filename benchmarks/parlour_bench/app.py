@@ -31,7 +31,6 @@ import sys
 import tempfile
 import termios
 import time
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -117,7 +116,8 @@ def app_argv(*args: str) -> list[str]:
 
 def bench_env(home: Path) -> dict[str, str]:
     """The environment of a measured run: a real terminal type and its own data and config directories (no resume
-    question, no settings of yours); no COLUMNS or LINES (they would win over the terminal's own size)."""
+    question, no settings of yours); no COLUMNS or LINES (they would win over the terminal's own size), no
+    TEXTUAL_DRIVER (the app runs with the driver it chooses on a terminal)."""
     env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES", "TEXTUAL_DRIVER")}
     env.update(
         TERM="xterm-256color",
@@ -126,19 +126,11 @@ def bench_env(home: Path) -> dict[str, str]:
         PYTHONPATH=os.pathsep.join(filter(None, [str(_project_root()), env.get("PYTHONPATH", "")])),
     )
     env.pop("PARLOUR_BOT_PROCESS", None)  # the app as it ships: its bots think in a child process
-    # Compiled bytecode, as an installed program has it (pip compiles on install), kept apart from the source tree,
-    # and the parsed stylesheets (tui.css_cache), as after a first start: the first run of each command fills both
-    # caches and is not counted (see _warm).
+    # Compiled bytecode, as an installed program has it (pip compiles on install), kept apart from the source tree:
+    # the first run of each command in a bench fills it and is not counted (see warm_up).
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = str(bytecode_cache())
-    env["PARLOUR_CACHE_DIR"] = str(bench_cache())
     return env
-
-
-def bench_cache() -> Path:
-    """Where the measured runs keep their parsed stylesheets (tui.css_cache), and the notes of the runs that warmed
-    the caches: one directory per user, kept between benchmarks."""
-    return Path(tempfile.gettempdir()) / f"parlour-bench-cache-{os.getuid()}"
 
 
 def bytecode_cache() -> Path:
@@ -150,32 +142,15 @@ def bytecode_cache() -> Path:
 _warmed: set[tuple[str, ...]] = set()
 
 
-def _warm(argv: Sequence[str], marker: str) -> None:
-    """Run ``argv`` once, uncounted, and quit it as a person does, unless it was so run since the code last changed
-    (a note in the bench cache says so): it compiles what it imports into the bytecode cache, keeps its parsed
-    stylesheets, and the disk cache holds its files, as they are for a program used every day."""
+def warm_up(argv: Sequence[str], marker: str) -> None:
+    """Run ``argv`` once, uncounted, and quit it as a person does, the first time this process measures it: it
+    compiles what it imports into the bytecode cache and the disk cache holds its files, as they are for a program
+    used every day. The reference is warmed the same way as every target."""
     key = tuple(argv)
     if key in _warmed:
         return
     _warmed.add(key)
-    note = _warm_note(argv)
-    if note.exists():
-        return
     run_on_pty(argv, marker, quit_keys=[(QUIT, None)], settle=0.1, warm=False, insist=True)
-    with contextlib.suppress(OSError):
-        note.parent.mkdir(parents=True, exist_ok=True)
-        note.touch()
-
-
-def _warm_note(argv: Sequence[str]) -> Path:
-    """The note that ``argv`` was run once with the code as it is now (its files' latest change is in the name)."""
-    root = _project_root()
-    latest = max(
-        (path.stat().st_mtime_ns for folder in ("tui", "engine", "styles") for path in (root / folder).rglob("*.*")),
-        default=0,
-    )
-    digest = zlib.crc32(repr((list(argv), latest, sys.version)).encode())
-    return bench_cache() / f"warmed-{digest:08x}"
 
 
 def _project_root() -> Path:
@@ -200,7 +175,7 @@ class PtyRun:
     """The terminal's modes (echo, line editing) were as before the run."""
 
 
-def _spawn(argv: Sequence[str], env: dict[str, str]) -> tuple[int, int, int]:
+def spawn(argv: Sequence[str], env: dict[str, str]) -> tuple[int, int, int]:
     """Start ``argv`` on a new pseudo-terminal of :data:`SIZE`, as its controlling terminal: (pid, master, slave).
 
     The slave stays open here too, so its modes can be read after the process has ended."""
@@ -308,13 +283,13 @@ def run_on_pty(
     quitting whatever asks first).
     """
     if warm:
-        _warm(argv, marker)
+        warm_up(argv, marker)
     with contextlib.ExitStack() as stack:
         if home is None:
             home = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="parlour-bench-")))
         env = bench_env(home)
         started = time.perf_counter()
-        pid, master, slave = _spawn(argv, env)
+        pid, master, slave = spawn(argv, env)
         before = _modes(slave)
         reader = _Reader(master)
         try:
@@ -439,7 +414,7 @@ def _redraws(make: Callable[[], Any], update: Callable[[Any, int], None], update
 
     results: list[float] = []
 
-    async def measure(pilot: Pilot[None]) -> None:
+    async def measure(pilot: Pilot[object]) -> None:
         await pilot.pause()
         widget = pilot.app.screen.children[0]
         started = time.perf_counter()
@@ -496,7 +471,7 @@ def frame_gaps(seconds: float = 3.0, level: str = "hard") -> float:
 
     ticks: list[float] = []
 
-    async def play(pilot: Pilot[None]) -> None:
+    async def play(pilot: Pilot[object]) -> None:
         app = pilot.app
         await pilot.pause()
         app.set_interval(TICK, lambda: ticks.append(time.perf_counter()))
@@ -516,9 +491,8 @@ def frame_gaps(seconds: float = 3.0, level: str = "hard") -> float:
 
     with _quiet_home(), _env(PARLOUR_BOT_PROCESS="1"):
         app = ParlourApp(start=PlayConfig(game="big2", players=4, seed=7, difficulty=level), pace=0.0)
-        # As the app runs on a terminal (tui.cli.run_app, tui.driver.freeze_heap): what is alive when it starts is
-        # out of the collector's sight. Here that is also everything the benchmark made before (a full collection
-        # of it took 30-60 ms, inside the frames measured).
+        # As the app runs on a terminal: what is alive when it starts is out of the collector's sight. Here that is
+        # also everything the benchmark made before (a full collection of it would land inside the frames measured).
         gc.collect()
         gc.freeze()
         try:
@@ -582,7 +556,7 @@ def startup_figures(runs: int = 5, tables: Sequence[str] | None = None) -> list[
     one-Static app: each round runs the reference, then every target; the median of ``runs`` rounds."""
     chosen = targets(tables)
     measures: list[Callable[[], float]] = [lambda: startup(reference_argv(), REFERENCE_MARKER)]
-    measures += [lambda argv=argv, marker=marker: startup(argv, marker) for _, argv, marker in chosen]
+    measures += [partial(startup, argv, marker) for _, argv, marker in chosen]
     medians = interleaved(measures, runs)
     return [Figure(name, value, medians[0]) for (name, _, _), value in zip(chosen, medians[1:], strict=True)]
 
@@ -592,6 +566,6 @@ def quit_figures(runs: int = 5, tables: Sequence[str] | None = ("big2",)) -> lis
     time), against the one-Static app quit the same way."""
     chosen = targets(tables)
     measures: list[Callable[[], float]] = [lambda: quit_time(reference_argv(), REFERENCE_MARKER)]
-    measures += [lambda argv=argv, marker=marker: quit_time(argv, marker) for _, argv, marker in chosen]
+    measures += [partial(quit_time, argv, marker) for _, argv, marker in chosen]
     medians = interleaved(measures, runs)
     return [Figure(name, value, medians[0]) for (name, _, _), value in zip(chosen, medians[1:], strict=True)]
