@@ -48,7 +48,7 @@ ANSWER_DEADLINE = 5.0
 
 THINKING_TIME: dict[str, float] = {"hard": 4.0}
 """How many times :data:`ANSWER_DEADLINE` a level may take: ``hard`` Big Two searches for hundreds of milliseconds,
-and its slowest decisions on a loaded machine take seconds (the figures are in the README); the other levels and
+and its slowest decisions on a loaded machine take seconds (docs/performance.md has the figures); the other levels and
 games answer within milliseconds."""
 
 START_DEADLINE = 10.0

@@ -1,6 +1,6 @@
 """The Rank bots: each of ``medium``'s habits on a made-up table, ``hard`` choosing among distinct choices only,
-and every bot's choice legal over whole seeded matches. (The strength figures come from `parlour simulate`; the
-README quotes them.)"""
+and every bot's choice legal over whole seeded matches. (The strength figures come from `parlour simulate`;
+docs/performance.md quotes them.)"""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The Trash bots: each decision on a made-up table, legality over many games, and the strength figures (seeded,
-so the same every run; the README quotes the larger runs)."""
+so the same every run; docs/performance.md quotes the larger runs)."""
 
 from __future__ import annotations
 
@@ -136,6 +136,6 @@ def rate(a: type, b: type, games: int, seed: int) -> float:
 
 
 def test_hard_beats_medium_and_medium_beats_easy() -> None:
-    """Seeded games (400 and 1,000; the README quotes 2,000-game runs of `parlour simulate`)."""
+    """Seeded games (400 and 1,000; docs/performance.md quotes 2,000-game runs of `parlour simulate`)."""
     assert rate(HardTrashBot, MediumTrashBot, 400, seed=1) > 0.55
     assert rate(MediumTrashBot, RandomBot, 1000, seed=2) > 0.53
