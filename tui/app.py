@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual.app import App, CSSPathType, SystemCommand
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
@@ -28,12 +26,10 @@ from engine.lan.host import TableHost
 from engine.match import MatchOver
 from engine.records.paths import autosave_path
 from engine.registry import difficulties, get_entry
-from tui import code_cache
 from tui.app_settings import KeepsSettings, is_settings_screen
-from tui.css_cache import save_soon
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain, PlayConfig, StartGame
-from tui.screen_styles import StylesOnDemand, app_css_path
+from tui.screen_styles import StylePaths, app_css_path, first_css_path
 from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands
 from tui.screens.session_screen import SessionScreen
 
@@ -48,25 +44,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ParlourApp", "PlayConfig"]
 
-CSS_SAVE_DELAY = 1.0
-"""Seconds after the app is mounted (its first screen drawn) when what it parsed of its stylesheets is kept."""
-
-
-def keep_caches(app: App[Any]) -> None:
-    """Keep what ``app`` parsed of its stylesheets and what was compiled, once its first screen is drawn (a run that
-    ends without quitting, a closed window, still leaves them for the next start)."""
-    save_soon(app)
-    code_cache.save()
-    code_cache.started()
-
-
 KEEP_ON_QUIT = 2.0
 """Seconds the app waits at most, as it ends, for the keeper to write what is asked (a full or locked disk never
 keeps Parlour from quitting)."""
-
-
-SWITCH_INTERVAL = 0.0005
-"""Seconds a thread may run before Python offers the interpreter to another (the default is 0.005)."""
 
 
 class WriteProblem(Message):
@@ -100,15 +80,27 @@ def menu_screen(
     return MenuScreen(game, players, difficulty, name)
 
 
+def first_screen_class(start: PlayConfig | None) -> type[Screen[None]] | None:
+    """The class of the app's first screen: the menu, or the table of ``start``'s game (None if it has none)."""
+    if start is None:
+        from tui.screens.menu import MenuScreen
+
+        return MenuScreen
+    try:
+        return screen_class(get_entry(start.game))
+    except ParlourError:  # said when the table is opened (start_game)
+        return None
+
+
 def new_seed() -> int:
     """A seed from the system's randomness (``random.SystemRandom``: the ``secrets`` module, with the hashing it
     imports, would cost the start-up a few milliseconds for the same numbers)."""
     return random.SystemRandom().randrange(1_000_000)
 
 
-class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
+class ParlourApp(Navigation, KeepsSettings, App[None]):
     TITLE = "Parlour"
-    CSS_PATH: ClassVar[CSSPathType | None] = app_css_path()  # and each screen's own, when shown (StylesOnDemand)
+    CSS_PATH: ClassVar[StylePaths] = app_css_path()  # and each screen's own CSS_PATH, when shown
     BINDINGS: ClassVar[list[BindingType]] = [
         *Navigation.NAVIGATION_BINDINGS,
         Binding("q", "leave('quit')", "Quit", tooltip="Quit Parlour (asks first while a match is on)"),
@@ -117,7 +109,7 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
     def __init__(self, start: PlayConfig | None = None, pace: float | None = None) -> None:
         """``pace``: seconds a computer player's move stays before the next; given, it wins over the settings for
         this run (the tests pass 0), and 0 also plays chains of placements at once."""
-        super().__init__()
+        super().__init__(css_path=first_css_path(first_screen_class(start)))
         self.load_settings()  # what was wrong with their file is said once, when the app is mounted
         self.pace_fixed = pace is not None
         self.pace = self.settings.bot_pace if pace is None else pace
@@ -137,6 +129,7 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         given before (a test's, writing through a disk that fails) is used instead, and told to say its problems
         in the status line when it has nobody to tell."""
         self._keeper_lock = threading.Lock()
+        self._app_thread: int | None = None
 
     def _with_game_defaults(self, config: PlayConfig) -> PlayConfig:
         """``config`` with the fields the command line left open taken from your settings for its game."""
@@ -151,17 +144,13 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         return replace(config, from_settings=())
 
     def on_mount(self) -> None:
-        # The computer players think in a child process (bot_process below), but a hint is worked out on a thread
-        # of this one. Python hands the interpreter between threads every 5 ms by default, so each step of the UI
-        # could wait that long behind it; a shorter interval keeps the screen responsive meanwhile.
-        sys.setswitchinterval(SWITCH_INTERVAL)
+        self._app_thread = threading.get_ident()  # (the thread _tell posts to from any other)
         self.apply_loaded_settings()
         # The first screen is pushed once the app has started, not from here: Textual runs this handler inside an
         # update batch that lasts until a screen pushed now has mounted every widget, and a frame the screen draws
         # meanwhile is thrown away (a whole table, a sixth of the start-up). Pushed a moment later, its first
         # frame is the one on the terminal.
         self.call_later(self._first_screen)
-        self.set_timer(CSS_SAVE_DELAY, partial(keep_caches, self))
 
     def _first_screen(self) -> None:
         """The menu, or the table the command line asked for; either way first the offer to resume a match."""
@@ -175,15 +164,6 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         if self.keeper is not None:
             self.keeper.close(KEEP_ON_QUIT)  # the last save (or the match's end) written, within bounds
             self.keeper = None  # (an app run again writes through a new one)
-
-    async def _close_all(self) -> None:
-        # Textual takes down every widget of every screen, one at a time, before the app returns: some 25 ms for a
-        # table. On a terminal the process ends as soon as the app has returned (tui.cli.run: the table is closed
-        # and saved by then, the terminal restored), so nothing needs them taken down; their tasks are cancelled
-        # with the event loop. Anywhere else (tests, headless) the app may be run again: they are.
-        if getattr(self._driver, "ENDS_PROCESS", False):  # tui.driver.QuickExitDriver (not imported: POSIX only)
-            return
-        await super()._close_all()
 
     async def action_quit(self) -> None:
         self._close_table()  # the bots stop at once; a decision in progress is dropped
@@ -281,7 +261,7 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
     def _tell(self, text: str) -> None:
         """A warning to the player, from any thread: from another, posted to the app's thread, never waited for
         (a thread that waits for the screen while holding a lock the screen needs would stop both)."""
-        if threading.get_ident() == self._thread_id:
+        if threading.get_ident() == self._app_thread:
             self.notify(text, severity="warning", timeout=10, markup=False)
         else:
             self.post_message(Told(text))
@@ -290,7 +270,7 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         message.stop()
         self.notify(message.text, severity="warning", timeout=10, markup=False)
 
-    def offer_resume(self, then: Callable[[], None]) -> None:
+    def offer_resume(self, then: Callable[[], object]) -> None:
         """If a match was left unfinished (Parlour closed or killed), ask whether to go on with it; otherwise, or
         when the answer is no, ``then()``. A save that cannot be used is moved aside and said in one sentence.
 
@@ -386,7 +366,7 @@ class ParlourApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
 
         open_settings(self)
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from navigation_commands(self, super().get_system_commands(screen))
         if isinstance(screen, SessionScreen):
             yield from screen.commands()

@@ -39,7 +39,7 @@ def apply_settings(app: App[Any], settings: Settings) -> None:
     """
     faces_before = current()
     if hasattr(app, "settings"):
-        app.settings = settings  # type: ignore[attr-defined]
+        app.settings = settings
     set_faces(plain=settings.faces == "letters", four_colour=settings.four_colour)
     if not getattr(app, "pace_fixed", False):
         app.pace = settings.bot_pace  # type: ignore[attr-defined]

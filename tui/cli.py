@@ -37,16 +37,24 @@ GAMES_HELP = f"{' or '.join(filter(None, [', '.join(_KEYS[:-1]), _KEYS[-1]]))} (
 NEEDS_TERMINAL = "parlour: the game needs a terminal"
 
 
-# argparse looks each of its messages up in gettext's catalogues as it builds a parser, and every look-up searches
-# the locale directories again (about 30 of them for Parlour's parser, a few milliseconds of every start): the
-# answers cannot change while the program runs, so each is looked up once.
-argparse._ = cache(argparse._)  # type: ignore[attr-defined]
-
-
 @cache
 def _help_width() -> int:
     """The width argparse's formatters take (the terminal's columns less 2), asked of the terminal once."""
     return shutil.get_terminal_size().columns - 2
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter, at the terminal's width asked once (:func:`_help_width`)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width)
+
+
+class _RawFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter that keeps descriptions as written, at the terminal's width asked once."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,8 +63,11 @@ class _Parser(argparse.ArgumentParser):
     app does not need them). Its formatters take the terminal's width asked once: argparse makes one for every
     argument added (to check it), and each asked the terminal again."""
 
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
+    def __init__(self, *args: Any, formatter_class: type[argparse.HelpFormatter] | None = None, **kwargs: Any) -> None:
+        kwargs["formatter_class"] = (
+            _RawFormatter if formatter_class is argparse.RawDescriptionHelpFormatter else _Formatter
+        )
+        super().__init__(*args, **kwargs)
 
     def format_help(self) -> str:
         if callable(self.epilog):
@@ -195,7 +206,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="parlour",
         description="Card games in the terminal. With no command, opens the main menu.",
-        epilog=commands_epilog,  # type: ignore[arg-type]  # called by _Parser.format_help
+        epilog=commands_epilog,  # called by _Parser.format_help
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"parlour {__version__}")
@@ -654,31 +665,23 @@ def terminal_problem(stdin: TextIO | None = None, stdout: TextIO | None = None) 
 def run_app(app: App[Any], *, headless: bool = False) -> int:
     """Run the app to its end; its exit status (Textual sets 1 when the app crashed).
 
-    On a terminal, the app starts from the stylesheets parsed by its last run (:mod:`tui.css_cache`), quits at once
-    (:mod:`tui.driver`: no input poll to wait out), and :func:`run` ends the process without the interpreter's long
-    goodbye once everything of Parlour's own is done."""
+    On a terminal the app quits at once (:mod:`tui.driver`: no input poll to wait out, where the installed Textual
+    is the one that driver was written for); the objects made while importing it are kept out of the collector's
+    sight (:func:`tui.driver.freeze_heap`), and so are those still alive when it ends (:func:`tui.driver.settle_heap`:
+    the interpreter's last collection would walk them all again)."""
     from textual.app import App as TextualApp
 
     if headless or sys.platform == "win32" or not isinstance(app, TextualApp):  # (not a Textual app: a test's stand-in)
         app.run(headless=headless)
     else:
-        from tui import code_cache
-        from tui.css_cache import ParsedCss
-        from tui.driver import freeze_heap, use_quick_exit
+        from tui.driver import freeze_heap, settle_heap, use_quick_exit
 
-        parsed = ParsedCss.load(app)
         use_quick_exit(app)
         freeze_heap()
-        _APPS_RUN.append(type(app).__name__)
         app.run()
-        parsed.save()  # only when something had to be parsed this time
-        code_cache.save()  # likewise, compiled
+        settle_heap()
     code = app.return_code
     return code if code else 0
-
-
-_APPS_RUN: list[str] = []
-"""The full-screen apps this process has run on a terminal (run() ends such a process at once)."""
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -1026,12 +1029,7 @@ APP_COMMANDS = frozenset({None, "play", "join", "replay"})
 
 
 def run() -> None:
-    code = main()
-    if _APPS_RUN:
-        from tui.driver import exit_now
-
-        exit_now(code)  # the app is over and everything is saved: skip the interpreter's final collection
-    sys.exit(code)
+    sys.exit(main())
 
 
 if __name__ == "__main__":

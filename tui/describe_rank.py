@@ -231,13 +231,13 @@ class RankNarrator:
             self._named = event.seat
             if self._joker is not None and self._joker.seat == event.seat:
                 joker, self._joker = self._joker, None
-                line = f"{describe_rank(joker, names, me)} and {named}"
+                joined = f"{describe_rank(joker, names, me)} and {named}"
                 after, self._after_joker = self._after_joker, []
-                return [line, *after]
+                return [joined, *after]
             return [f"{who(event.seat, names, me, start=True)} {named}"]
         line = self._line(event)
-        named, self._named = self._named, None
-        if isinstance(event, Passed) and named == event.seat:
+        named_seat, self._named = self._named, None
+        if isinstance(event, Passed) and named_seat == event.seat:
             line = f"{who(event.seat, names, me, start=True)} {verb(event.seat, me, 'add', 'adds')} no card"
         if line is None:
             return []

@@ -1,17 +1,16 @@
-"""Quitting at once: a terminal driver whose input thread ends when told, and a process that ends when the app has.
+"""Quitting at once: a terminal driver whose input thread ends when told, for the Textual it was written for.
 
 Textual's Linux driver reads the keyboard on a thread that polls every 100 ms, and at shutdown it waits for that
-thread twice (the end of its current poll, then one more poll after it stops listening): about 200 ms between
-``ctrl+q`` and a restored terminal. :class:`QuickExitDriver` is the same driver with one more thing in the poll, the
-read end of a pipe: the moment the app asks the thread to stop, a byte on the pipe wakes it, and the last poll
-only takes in what the keyboard has already sent.
+thread twice (the end of its current poll, then one more poll after it stops listening) between ``ctrl+q`` and a
+restored terminal. :class:`QuickExitDriver` is the same driver with one more thing in the poll, the read end of a
+pipe: the moment the app asks the thread to stop, a byte on the pipe wakes it, and the last poll only takes in what
+the keyboard has already sent.
 
-Then the interpreter's own shutdown: collecting every object the app made (a tenth of a second for a Textual app)
-and the ``atexit`` work of libraries that have nothing left to do. :func:`exit_now` ends the process as soon as
-``parlour`` is done with everything of its own (the app has restored the terminal and returned, the table is
-closed, the last save and statistics are on disk, a LAN connection is closed) and its output is flushed.
-
-Textual is pinned (8.2.8): :meth:`QuickExitDriver.run_input_thread` is Textual's own loop with the pipe added.
+Its input loop is Textual's own (``LinuxDriver.run_input_thread``) with the pipe added, and parses keys with
+Textual's key parser, which Textual does not make public. So it is used only with the Textual it was written for
+(:func:`tui.textual_version.textual_checked`); with any other, the app runs on Textual's own
+``LinuxDriver``. The process then ends as any Python program does (``atexit`` hooks run, buffered writers are
+flushed), after :func:`settle_heap` has spared the interpreter's last collection.
 """
 
 from __future__ import annotations
@@ -20,21 +19,35 @@ import contextlib
 import gc
 import os
 import selectors
-import sys
 import threading
 from codecs import getincrementaldecoder
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, TypeVar
 
-from textual._loop import loop_last
-from textual._parser import ParseError
-from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
 
-__all__ = ["QuickExitDriver", "exit_now", "freeze_heap", "use_quick_exit"]
+from tui.textual_version import textual_checked
+
+__all__ = ["QuickExitDriver", "freeze_heap", "loop_last", "settle_heap", "use_quick_exit"]
 
 POLL = 0.1
 """Seconds between the input thread's looks at the clock when no key comes (an Esc on its own is told from the start
 of a longer key sequence by time, so the thread cannot simply wait for input)."""
+
+T = TypeVar("T")
+
+
+def loop_last(values: Iterable[T]) -> Iterator[tuple[bool, T]]:
+    """Each of ``values`` with whether it is the last."""
+    iterator = iter(values)
+    try:
+        previous = next(iterator)
+    except StopIteration:
+        return
+    for value in iterator:
+        yield False, previous
+        previous = value
+    yield True, previous
 
 
 class _WakingEvent(threading.Event):
@@ -51,38 +64,40 @@ class _WakingEvent(threading.Event):
 
 
 class QuickExitDriver(LinuxDriver):
-    """Textual's Linux driver, but the input thread stops the moment it is asked to (no 100 ms polls to wait out)."""
+    """Textual's Linux driver, but the input thread stops the moment it is asked to (no 100 ms polls to wait out).
 
-    ENDS_PROCESS = True
-    """An app on this driver is run by ``tui.cli.run_app``, whose process ends as soon as the app returns
-    (:func:`exit_now`): the app need not take its widgets down one by one (ParlourApp._close_all)."""
+    Only for the Textual releases it was written for (:func:`use_quick_exit` checks)."""
 
-    def __init__(self, app: Any, **kwargs: Any) -> None:
-        super().__init__(app, **kwargs)
-        self._wake_read, self._wake_write = os.pipe()
-        os.set_blocking(self._wake_read, False)
-        os.set_blocking(self._wake_write, False)
-        self.exit_event = _WakingEvent(self._wake_write)
+    def __init__(self, app: Any, *, debug: bool = False, **kwargs: Any) -> None:
+        super().__init__(app, debug=debug, **kwargs)
+        self.parse_debug = debug
+        self.wake_read, self.wake_write = os.pipe()
+        os.set_blocking(self.wake_read, False)
+        os.set_blocking(self.wake_write, False)
+        self.exit_event = _WakingEvent(self.wake_write)
 
     def close(self) -> None:
         super().close()
-        for fd in (self._wake_read, self._wake_write):
+        for fd in (self.wake_read, self.wake_write):
             with contextlib.suppress(OSError):
                 os.close(fd)
-        self._wake_read = self._wake_write = -1
+        self.wake_read = self.wake_write = -1
 
     def run_input_thread(self) -> None:
         """Textual's input loop (LinuxDriver.run_input_thread), also woken by the stop pipe; the last poll after the
         keyboard is let go takes what is already there and does not wait."""
+        from textual._parser import ParseError  # (tests/test_no_patches.py: allowed here)
+        from textual._xterm_parser import XTermParser
+
         selector = selectors.SelectSelector()
         selector.register(self.fileno, selectors.EVENT_READ)
-        wake = self._wake_read
+        wake = self.wake_read
         selector.register(wake, selectors.EVENT_READ)
 
         fileno = self.fileno
         EVENT_READ = selectors.EVENT_READ
 
-        parser = XTermParser(self._debug)
+        parser = XTermParser(self.parse_debug)
         feed = parser.feed
         tick = parser.tick
 
@@ -129,9 +144,23 @@ class QuickExitDriver(LinuxDriver):
 
 def use_quick_exit(app: Any) -> None:
     """Run ``app`` on :class:`QuickExitDriver` when it would run on Textual's Linux driver (a real terminal on Linux
-    or macOS; not headless, not ``textual serve``, not Windows)."""
-    if app.driver_class is LinuxDriver:
+    or macOS; not headless, not ``textual serve``, not Windows) and the installed Textual is one it was written for;
+    otherwise leave it on Textual's own."""
+    if app.driver_class is LinuxDriver and textual_checked():
         app.driver_class = QuickExitDriver
+
+
+def settle_heap() -> None:
+    """Once the app has ended, move every object still alive out of the garbage collector's sight, as
+    :func:`freeze_heap` did at start for what importing made.
+
+    The interpreter's last collection, as the process ends, would otherwise walk every object of the app only to
+    find what the modules' teardown frees anyway. The process still ends as any Python program does: ``atexit``
+    hooks run, objects freed as the modules are torn down are finalized, buffered writers are flushed. What the
+    last collection alone would have found (objects in reference cycles nothing refers to any more) is left to the
+    operating system, unfinalized: nothing of Parlour's relies on that, since what holds data to write (the saves,
+    settings, statistics, a LAN connection) is closed before the app ends (``tests/tui/test_quit.py``)."""
+    gc.freeze()
 
 
 def freeze_heap() -> None:
@@ -140,15 +169,3 @@ def freeze_heap() -> None:
     Collection, paused while the app was imported (:func:`tui.launch.run`), goes on from here."""
     gc.freeze()
     gc.enable()
-
-
-def exit_now(code: int) -> None:
-    """End the process with ``code`` at once: standard output and error flushed, nothing else run.
-
-    For when the app has ended and everything of Parlour's own is done (see the module's docstring): what is left
-    is the interpreter collecting objects and libraries' exit hooks, with nothing to save and nobody to tell."""
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-        with contextlib.suppress(Exception):
-            if stream is not None:
-                stream.flush()
-    os._exit(code)

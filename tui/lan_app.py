@@ -9,23 +9,21 @@ player's token (the session does it); one that cannot come back ends the app wit
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual.app import App, CSSPathType, SystemCommand
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from engine.errors import ParlourError
 from engine.lan.net_session import NetworkSession
 from engine.registry import get_entry
-from tui.app import SWITCH_INTERVAL
 from tui.app_settings import KeepsSettings, is_settings_screen
 from tui.games import screen_class
 from tui.lan_records import keep_lan_records
 from tui.messages import MainMenu, PlayAgain
-from tui.screen_styles import StylesOnDemand, app_css_path
+from tui.screen_styles import StylePaths, app_css_path, first_css_path
 from tui.screens.confirm import ChoiceScreen, ConfirmScreen, Navigation, Where, navigation_commands, table_in_stack
 from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
 from tui.screens.session_screen import SessionScreen
@@ -34,9 +32,9 @@ if TYPE_CHECKING:
     from engine.lan.hosting import HostThread
 
 
-class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
+class LanApp(Navigation, KeepsSettings, App[None]):
     TITLE = "Parlour"
-    CSS_PATH: ClassVar[CSSPathType | None] = app_css_path()  # and each screen's own, when shown
+    CSS_PATH: ClassVar[StylePaths] = app_css_path()  # and each screen's own, when shown
     BINDINGS: ClassVar[list[BindingType]] = [
         *Navigation.NAVIGATION_BINDINGS,
         Binding("q", "leave('quit')", "Quit", tooltip="Quit Parlour (asks first while a match is on)"),
@@ -50,7 +48,7 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
     def __init__(
         self, conn: NetworkSession, *, banner: str = "", table: str | None = None, hosting: HostThread | None = None
     ) -> None:
-        super().__init__()
+        super().__init__(css_path=first_css_path(LobbyScreen))
         self.hosting = hosting
         """The host this app runs (``parlour host``): quitting while it has tables in play asks what becomes of them."""
         self.host_stopping = False
@@ -66,7 +64,6 @@ class LanApp(StylesOnDemand, Navigation, KeepsSettings, App[None]):
         """Why the app ended, when it was the host's doing (printed by the command after the screen is restored)."""
 
     def on_mount(self) -> None:
-        sys.setswitchinterval(SWITCH_INTERVAL)  # see ParlourApp.on_mount
         self.apply_loaded_settings()
         self.push_screen(self.lobby)
 

@@ -5,23 +5,23 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.app import App, CSSPathType
+from textual.app import App
 from textual.binding import Binding, BindingType
 
 from engine.records.replays import ReplayCursor
 from engine.records.seen import SeenCursor
 from tui.app_settings import KeepsSettings
-from tui.screen_styles import StylesOnDemand, app_css_path
+from tui.screen_styles import StylePaths, app_css_path, first_css_path
 from tui.screens.replay import ReplayScreen, SeenReplayScreen
 
 
-class ReplayApp(StylesOnDemand, KeepsSettings, App[None]):
+class ReplayApp(KeepsSettings, App[None]):
     TITLE = "Parlour"
-    CSS_PATH: ClassVar[CSSPathType | None] = app_css_path()  # and each screen's own, when shown
+    CSS_PATH: ClassVar[StylePaths] = app_css_path()  # and each screen's own, when shown
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
     def __init__(self, cursor: ReplayCursor | SeenCursor) -> None:
-        super().__init__()
+        super().__init__(css_path=first_css_path(ReplayScreen))
         self.load_settings()
         self.cursor = cursor
 

@@ -99,7 +99,7 @@ class DecisionRandom(random.Random):
                 r = words.pop() >> 32 - k
                 if r < n:
                     return seq[r]
-        return seq[self._randbelow(n)]  # type: ignore[attr-defined]  # the digest ran out: draw on (the Twister)
+        return seq[self.randrange(n)]  # the digest ran out: draw on (the Twister)
 
     def seed(self, *args: Any, **kwargs: Any) -> None:
         """Seeding again makes it a plain ``random.Random`` seeded so."""
@@ -134,11 +134,19 @@ _TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0
 
 _WORDS = struct.Struct("<16I")
 """A digest as sixteen 32-bit words (the words are made where they are first drawn: a call fewer)."""
-try:
-    # hashlib.blake2b itself, without importing hashlib, which loads OpenSSL's digests at every start
-    from _blake2 import blake2b as _blake2b
-except ImportError:  # an interpreter built without the module: hashlib has it some other way
-    from hashlib import blake2b as _blake2b
+
+
+def _load_blake2b(data: bytes) -> Any:
+    """``hashlib.blake2b(data)``, hashlib imported (it loads OpenSSL's digests) at the first digest rather than with
+    the engine; from then on :data:`_blake2b` is hashlib's own function."""
+    global _blake2b
+    from hashlib import blake2b
+
+    _blake2b = blake2b
+    return blake2b(data)
+
+
+_blake2b: Callable[[bytes], Any] = _load_blake2b
 
 
 def _to_twister(rng: DecisionRandom) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -82,3 +83,26 @@ async def test_keys_are_greyed_in_place_and_rebuilt_only_when_they_change() -> N
 
         await pilot.press("p")  # the key works as ever
         assert getattr(table, "played", False)
+
+
+async def test_with_another_textual_a_greyed_key_rebuilds_the_footer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Greying in place sets what Textual's footer key keeps private: with a Textual not checked, the footer is
+    rebuilt instead (as Textual's own is), and the key comes greyed."""
+    from tui.widgets import key_footer
+
+    monkeypatch.setattr(key_footer, "textual_checked", lambda: False)
+    app = FooterApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, Table)
+        shown = keys_of(table)
+        table.may_play = False
+        table.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        after = keys_of(table)
+        assert after["play"] is not shown["play"] and after["play"].has_class("-disabled")
+        table.refresh_bindings()  # nothing changed: nothing done
+        await pilot.pause()
+        assert keys_of(table)["play"] is after["play"]

@@ -1,6 +1,5 @@
-"""Starting and quitting at Textual's own pace: only what the first screen needs is imported or built, a table is
-styled once when it opens, the parsed stylesheets are kept between runs, and ctrl+q ends the process at once with
-the terminal left as it was found (issue 12)."""
+"""Starting at Textual's own pace: only what the first screen needs is imported or built, a table is styled once
+when it opens, and the bots start once it is drawn (issue 12). Quitting: tests/tui/test_quit.py."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import textual.css.stylesheet
 from parlour_bench.app import MENU_MARKER, app_argv, quit_time
 from textual.dom import DOMNode
 from textual.widgets import Markdown
@@ -18,8 +16,6 @@ from tui_helpers import my_turn, session_screen, wait_for
 
 from engine.lan.host import TableHost
 from tui.app import ParlourApp, PlayConfig
-from tui.css_cache import ParsedCss, StoredRules
-from tui.screen_styles import STYLE_ORDER
 from tui.screens.session_screen import SessionScreen
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,75 +105,6 @@ async def test_the_rules_pane_is_built_when_first_opened() -> None:
         await pilot.press("r", "r")
         await pilot.pause()
         assert table.rules_open and len(table.query("#rules-text")) == 1
-
-
-def _parsed(app: ParlourApp) -> list[str]:
-    """Parse ``app``'s stylesheets as Textual's start does, and every screen's (as they are shown); every rule as CSS
-    text."""
-    app.stylesheet.read_all(app.css_path)
-    app.read_styles(STYLE_ORDER)
-    return [rule.css for rule in app.stylesheet.rules]
-
-
-def test_the_parsed_stylesheets_are_kept_and_read_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PARLOUR_CACHE_DIR", str(tmp_path))
-    first = ParlourApp()
-    kept = ParsedCss.load(first)
-    assert not kept.loaded
-    rules = _parsed(first)
-    kept.save()
-    assert len(list(tmp_path.glob("styles-*.pickle"))) == 1
-
-    def no_parsing(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("parsed again")
-
-    second = ParlourApp()
-    assert ParsedCss.load(second).loaded
-    monkeypatch.setattr(textual.css.stylesheet, "parse", no_parsing)
-    assert _parsed(second) == rules
-
-
-def test_kept_stylesheets_are_unpickled_only_when_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PARLOUR_CACHE_DIR", str(tmp_path))
-    first = ParlourApp()
-    kept = ParsedCss.load(first)
-    _parsed(first)
-    kept.save()
-    second = ParlourApp()
-    loaded = ParsedCss.load(second)
-    cache = second.stylesheet._parse_cache
-    assert isinstance(cache, StoredRules)
-    stored = len(cache.stored)
-    assert stored == len(loaded.loaded) > 1 and not list(cache.keys())  # nothing unpickled yet
-    key = next(iter(cache.stored))
-    rules = cache[key]
-    assert (
-        rules == first.stylesheet._parse_cache[key] and list(cache.keys()) == [key] and len(cache.stored) == stored - 1
-    )
-    other = next(iter(cache.stored))
-    cache.stored[other] = b"\x80\x05damaged"
-    with pytest.raises(KeyError):
-        cache[other]  # a damaged entry is missing: Textual parses that stylesheet again
-    cache.clear()  # a theme change: nothing of the old theme's is kept
-    assert not cache.stored and not list(cache.keys())
-
-
-def test_a_damaged_cache_is_parsed_past_and_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PARLOUR_CACHE_DIR", str(tmp_path))
-    first = ParlourApp()
-    ParsedCss.load(first).save()  # nothing parsed yet: nothing written
-    assert not list(tmp_path.glob("*.pickle"))
-    kept = ParsedCss.load(first)
-    _parsed(first)
-    kept.save()
-    (path,) = tmp_path.glob("styles-*.pickle")
-    path.write_bytes(b"\x80\x05not a pickle")
-    second = ParlourApp()
-    again = ParsedCss.load(second)
-    assert not again.loaded
-    assert _parsed(second) == [rule.css for rule in first.stylesheet.rules]
-    again.save()
-    assert ParsedCss.load(ParlourApp()).loaded
 
 
 def test_ctrl_q_ends_the_menu_at_once_with_the_terminal_clean() -> None:

@@ -1,9 +1,12 @@
-"""Each screen reads its own stylesheets when first shown (tui.screen_styles), and looks exactly as it would with
-every stylesheet of the app read: no rule of another screen's file reaches it, none of its own is missing."""
+"""Each screen's stylesheets come from its ``CSS_PATH`` (tui.screen_styles), read when it is first shown, and it
+looks the same whatever else was read before it and in whatever order: with only its own files, with every file
+of the app, and with every file in the opposite order (Textual keeps the files in the order the screens were
+visited, so no rule may depend on that order)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,9 +14,8 @@ from textual.app import App
 from textual.screen import Screen
 from tui_helpers import my_turn, wait_for
 
-from tui import screen_styles
 from tui.app import ParlourApp, PlayConfig
-from tui.screen_styles import APP_STYLES, STYLE_ORDER, styles_dir
+from tui.screen_styles import APP_STYLES, STYLE_ORDER, css_paths, styles_dir
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.rules import RulesScreen
 from tui.screens.session_screen import SessionScreen
@@ -28,69 +30,76 @@ def read_files(app: App[Any]) -> list[str]:
 
 
 def styles_of(screen: Screen[Any]) -> list[tuple[str, dict[str, Any]]]:
-    """Every node of ``screen`` (itself included) and the rules the stylesheet gave it."""
-    return [(repr(node), dict(node.styles.base._rules)) for node in screen.walk_children(with_self=True)]
-
-
-def assert_styled_as_by_every_file(app: ParlourApp, screen: Screen[Any]) -> None:
-    """``screen`` keeps every rule it has once every stylesheet of the app is read and it is styled again."""
-    own = styles_of(screen)
-    app.read_styles(STYLE_ORDER)
-    assert read_files(app) == list(STYLE_ORDER)
-    app.stylesheet.update(screen)
-    full = styles_of(screen)
-    assert [name for name, _ in own] == [name for name, _ in full]
-    differ = [
-        (
-            name,
-            {
-                key: (mine.get(key), every.get(key))
-                for key in mine.keys() | every.keys()
-                if mine.get(key) != every.get(key)
-            },
-        )
-        for (name, mine), (_, every) in zip(own, full, strict=True)
-        if mine != every
+    """Every node of ``screen`` (itself included) and the rules the stylesheet gave it (each value as its repr: a
+    layout is an object of its own in each app)."""
+    return [
+        (repr(node), {key: repr(value) for key, value in node.styles.base._rules.items()})
+        for node in screen.walk_children(with_self=True)
     ]
-    assert not differ, differ
 
 
-def restyles_of(app: ParlourApp) -> list[Any]:
-    """The nodes ``app``'s stylesheet restyles (with everything under them) from now on, as it restyles them."""
-    restyled: list[Any] = []
-    update = app.stylesheet.update
+def restyled_with(app: App[Any], screen: Screen[Any], names: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+    """``screen``'s styles once the app's stylesheet holds the files ``names`` of the app, in that order."""
+    stylesheet = app.stylesheet
+    folder = str(styles_dir())
+    for key in [key for key in stylesheet.source if key[0].startswith(folder) and not key[1]]:
+        del stylesheet.source[key]
+    for name in names:
+        stylesheet.read(styles_dir() / name)
+    stylesheet.reparse()
+    assert read_files(app) == list(names)
+    stylesheet.update(screen)
+    return styles_of(screen)
 
-    def noting(root: Any, animate: bool = False) -> None:
-        restyled.append(root)
-        update(root, animate=animate)
 
-    app.stylesheet.update = noting  # type: ignore[method-assign]
-    return restyled
+def differences(
+    mine: list[tuple[str, dict[str, Any]]], other: list[tuple[str, dict[str, Any]]]
+) -> list[tuple[str, dict[str, Any]]]:
+    assert [name for name, _ in mine] == [name for name, _ in other]
+    return [
+        (name, {key: (a.get(key), b.get(key)) for key in a.keys() | b.keys() if a.get(key) != b.get(key)})
+        for (name, a), (_, b) in zip(mine, other, strict=True)
+        if a != b
+    ]
+
+
+def assert_styled_alike_in_any_order(app: App[Any], screen: Screen[Any]) -> None:
+    """``screen`` keeps every rule it has with every stylesheet of the app read, the screens' in the app's order and
+    reversed (the app's own, ``base.tcss``, always comes first: it is the app's CSS_PATH, read before any screen's)."""
+    own = styles_of(screen)
+    screens = [name for name in STYLE_ORDER if name not in APP_STYLES]
+    for order in ((*APP_STYLES, *screens), (*APP_STYLES, *reversed(screens))):
+        differ = differences(own, restyled_with(app, screen, order))
+        assert not differ, (order, differ)
+
+
+def own_files(screen: Screen[Any]) -> list[str]:
+    return [str(path).rsplit("/", 1)[-1] for path in screen.css_path]
 
 
 TABLES = [
-    ("chase", 4, ["table.tcss"]),
-    ("big2", 4, ["table.tcss", "big2.tcss"]),
-    ("trash", 2, ["table.tcss", "trash.tcss"]),
-    ("rank", 4, ["table.tcss", "rank.tcss"]),
+    ("chase", 4, ["table.tcss", "dialogs.tcss", "settings.tcss"]),
+    ("big2", 4, ["table.tcss", "big2.tcss", "dialogs.tcss", "settings.tcss"]),
+    ("trash", 2, ["table.tcss", "trash.tcss", "dialogs.tcss", "settings.tcss"]),
+    ("rank", 4, ["table.tcss", "rank.tcss", "dialogs.tcss", "settings.tcss"]),
 ]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])
 @pytest.mark.parametrize(("game", "players", "files"), TABLES)
-async def test_a_table_reads_only_its_own_stylesheets_and_looks_as_with_all(
+async def test_a_table_reads_only_its_own_stylesheets_and_looks_as_with_all_in_any_order(
     game: str, players: int, files: list[str], size: tuple[int, int]
 ) -> None:
     app = ParlourApp(start=PlayConfig(game=game, players=players, seed=3, difficulty="easy"), pace=0)
     async with app.run_test(size=size) as pilot:
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
         await pilot.pause()
-        # Not the menu's, nor the other games'; the dialogs' come half a second after the table is shown.
-        assert [name for name in read_files(app) if name != "dialogs.tcss"] == [*APP_STYLES, *files]
         screen = pilot.app.screen
+        assert own_files(screen) == files
+        assert read_files(app) == [*APP_STYLES, *files]  # not the menu's, nor the other games', nor the lobby's
         await pilot.press("r")  # the rules pane: its rules are the table's too
         await pilot.pause()
-        assert_styled_as_by_every_file(app, screen)
+        assert_styled_alike_in_any_order(app, screen)
 
 
 async def _confirm(app: ParlourApp) -> Screen[Any]:
@@ -110,59 +119,65 @@ async def _stats(app: ParlourApp) -> Screen[Any]:
 
 
 @pytest.mark.parametrize("make", [_confirm, _rules, _settings, _stats])
-async def test_the_menu_and_its_dialogs_look_as_with_every_stylesheet(
+async def test_the_menu_and_its_dialogs_look_alike_whatever_was_read_and_in_any_order(
     make: Callable[[ParlourApp], Awaitable[Screen[Any]]],
 ) -> None:
     app = ParlourApp(pace=0)
     async with app.run_test(size=(100, 34)) as pilot:
         assert await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "MenuScreen")
         await pilot.pause()
-        assert set(read_files(app)) - {"dialogs.tcss"} == {*APP_STYLES, "menu.tcss"}
         menu = pilot.app.screen
+        assert read_files(app) == [*APP_STYLES, *own_files(menu)]
         dialog = await make(app)
         await app.push_screen(dialog)
         await pilot.pause()
-        own = {*APP_STYLES, "menu.tcss", *dialog.STYLE_FILES}  # type: ignore[attr-defined]
-        assert own <= set(read_files(app)) <= own | {"dialogs.tcss"}
-        assert read_files(app) == [name for name in STYLE_ORDER if name in read_files(app)]  # in the one order
-        assert_styled_as_by_every_file(app, dialog)
-        assert_styled_as_by_every_file(app, menu)
+        assert set(own_files(dialog)) <= set(read_files(app))  # the menu's files hold what its dialogs need
+        assert read_files(app) == [*APP_STYLES, *own_files(menu)]
+        assert_styled_alike_in_any_order(app, dialog)
+        assert_styled_alike_in_any_order(app, menu)
 
 
-async def test_a_dialog_over_a_table_reads_its_stylesheet_and_restyles_only_itself(
-    monkeypatch: pytest.MonkeyPatch,
+async def test_a_table_visited_after_the_menu_looks_as_one_opened_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(screen_styles, "SOON", 600.0)  # the dialogs' file not read ahead: the dialog reads it
+    """Visited after the menu, the table's files come after the menu's (and dialogs.tcss before table.tcss); opened
+    at once, they come first: the same table either way."""
+    seen: list[list[tuple[str, dict[str, Any]]]] = []
+    orders: list[list[str]] = []
+    for via_menu in (False, True):
+        monkeypatch.setenv("PARLOUR_DATA_DIR", str(tmp_path / str(via_menu)))  # no match of the first run to resume
+        config = PlayConfig(game="big2", players=4, seed=3, difficulty="easy")
+        app = ParlourApp(start=None if via_menu else config, pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            if via_menu:
+                assert await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "MenuScreen")
+                app.start_game(config)
+            assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+            await pilot.pause()
+            orders.append(read_files(app))
+            seen.append(styles_of(pilot.app.screen))
+    assert orders[0] != orders[1]
+    assert not differences(seen[0], seen[1])
+
+
+async def test_a_dialog_over_a_table_reads_nothing_and_restyles_nothing_else() -> None:
     app = ParlourApp(start=PlayConfig(game="chase", players=3, seed=5, difficulty="easy"), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         assert await wait_for(pilot, lambda: my_turn(pilot))
         table = pilot.app.screen
-        restyled = restyles_of(app)
+        before = read_files(app)
         await pilot.press("ctrl+q")  # the question: may I quit?
         await pilot.pause()
         dialog = pilot.app.screen
-        assert isinstance(dialog, ConfirmScreen) and "dialogs.tcss" in read_files(app)
-        assert restyled == [dialog]  # not the table under it, nor the app
-        await pilot.press("n")
-        await pilot.pause()
-        await pilot.press("ctrl+q")  # the file is read once: a second dialog restyles nothing more
-        await pilot.pause()
-        assert restyled == [dialog] and pilot.app.screen is not table
-        assert_styled_as_by_every_file(app, dialog)
+        assert isinstance(dialog, ConfirmScreen) and dialog is not table
+        assert read_files(app) == before  # its file came with the table's
+        assert_styled_alike_in_any_order(app, dialog)
 
 
 def test_a_file_not_of_the_app_is_refused() -> None:
-    app = ParlourApp()
     with pytest.raises(ValueError, match=r"not a stylesheet of the app: nosuch\.tcss"):
-        app.read_styles(["nosuch.tcss"])
-    assert not app.read_styles([])
-
-
-async def test_a_table_reads_its_dialogs_stylesheet_soon_after_it_is_shown_restyling_nothing() -> None:
-    app = ParlourApp(start=PlayConfig(game="big2", players=4, seed=3, difficulty="easy"), pace=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
-        restyled = restyles_of(app)
-        assert await wait_for(pilot, lambda: "dialogs.tcss" in read_files(app))  # (SOON: half a second)
-        assert read_files(app) == [*APP_STYLES, "table.tcss", "big2.tcss", "dialogs.tcss"] and not restyled
-        assert_styled_as_by_every_file(app, pilot.app.screen)
+        css_paths("table.tcss", "nosuch.tcss")
+    assert css_paths("dialogs.tcss", "base.tcss") == [
+        str(styles_dir() / "base.tcss"),
+        str(styles_dir() / "dialogs.tcss"),
+    ]

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from textual.app import App, CSSPathType
+from textual.app import App
 from textual.pilot import Pilot
 
 from engine.session import Session
 from tui.games import screen_class
 from tui.messages import MainMenu
-from tui.screen_styles import StylesOnDemand, app_css_path
+from tui.screen_styles import StylePaths, app_css_path
 from tui.screens.confirm import Navigation
 from tui.screens.session_screen import SessionScreen
 from tui.screens.table import TableScreen
@@ -63,11 +63,11 @@ async def settled(pilot: Pilot) -> bool:
     return await wait_for(pilot, titled)
 
 
-class TableApp(StylesOnDemand, Navigation, App[None]):
+class TableApp(Navigation, App[None]):
     """The smallest app around one table screen for ``session`` (a seat's or a spectator's), its chains unpaced;
     ``left`` records where the table asked to go (``m`` posts MainMenu)."""
 
-    CSS_PATH: ClassVar[CSSPathType | None] = app_css_path()
+    CSS_PATH: ClassVar[StylePaths] = app_css_path()
     MENU_LABEL = "Lobby"
     chain_pace = 0.0
 

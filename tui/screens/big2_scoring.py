@@ -12,6 +12,7 @@ from textual.widgets import Footer, Static
 
 from engine.games.big2 import DealOver
 from tui.describe_big2 import loss_steps, signed
+from tui.screen_styles import StylePaths, css_paths
 from tui.screens.round_over import RoundOverScreen, next_bindings
 from tui.widgets.card import card_markup
 
@@ -38,7 +39,7 @@ def seat_lines(deal: DealOver, seat: int, name: str, options: Any = None) -> Con
 class Big2ScoringScreen(RoundOverScreen):
     """Shown at each DealOver; the table waits (no bot moves) until it is closed."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss", "big2.tcss")  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss", "big2.tcss")
 
     NEXT = "Next deal"
     BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)

@@ -28,6 +28,7 @@ from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.describe_big2 import cards_text, describe_big2, play_words, signed
 from tui.faces import card_text
+from tui.screen_styles import StylePaths, css_paths
 from tui.screens.quick import unfocusable
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.widgets.big2_seats import Big2Seats
@@ -46,7 +47,7 @@ TURN_ACTIONS = ("play", "pass_turn", "hint")
 
 
 class Big2TableScreen(SessionScreen):
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss", "big2.tcss")  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("table.tcss", "big2.tcss", "dialogs.tcss", "settings.tcss")
 
     GAME_KEY: ClassVar[str] = "big2"
     MIN_SIZE: ClassVar[tuple[int, int]] = (64, 20)

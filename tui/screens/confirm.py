@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tui.messages import MainMenu
+from tui.screen_styles import StylePaths, css_paths
 from tui.screens.session_screen import SessionScreen
 from tui.widgets.key_footer import KeyFooter
 
@@ -30,7 +31,7 @@ Where = Literal["quit", "menu"]
 class ConfirmScreen(ModalScreen[bool]):
     """Ask one question; ``y`` or Enter on the first button says yes, ``n`` or Esc says no."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
@@ -138,7 +139,7 @@ class ChoiceScreen(ModalScreen[str | None]):
     """Ask one question with several answers, each a button with its key; Esc (or the last answer, the safe one,
     focused first) says None."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles: #confirm-dialog and the rest)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss")
     DEFAULT_CSS = """
     ChoiceScreen {
         align: center middle;

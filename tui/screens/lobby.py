@@ -27,6 +27,7 @@ from engine.errors import ParlourError
 from engine.registry import difficulties, get_entry
 from engine.session import Lobby
 from tui.games import table_entries
+from tui.screen_styles import StylePaths, css_paths
 from tui.screens.menu import player_choices, useful_variants
 from tui.widgets.title_bar import TitleBar
 
@@ -93,7 +94,7 @@ def table_title(summary: dict[str, Any]) -> str:
 class LobbyScreen(Screen[None]):
     """The tables at the host; your table's seats and chat."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("lobby.tcss",)  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("lobby.tcss", "dialogs.tcss", "settings.tcss")
 
     AUTO_FOCUS = "#tables"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -344,7 +345,7 @@ class LobbyScreen(Screen[None]):
 class CreateTableScreen(ModalScreen[TableRequest | None]):
     """Make a table: the game, the seats (a person or a bot of a level), house rules, the table's bot and clock."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("lobby.tcss",)  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("lobby.tcss")
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
@@ -480,7 +481,7 @@ class CreateTableScreen(ModalScreen[TableRequest | None]):
 class ChatScreen(ModalScreen[str | None]):
     """One line to say at your table, over the table screen (Enter sends, Escape does not)."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("lobby.tcss",)  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("lobby.tcss")
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 

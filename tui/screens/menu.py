@@ -27,6 +27,7 @@ from tui.app_settings import app_settings
 from tui.faces import card_text, suit_symbol
 from tui.games import table_entries
 from tui.messages import PlayConfig, StartGame
+from tui.screen_styles import StylePaths, css_paths
 from tui.screens.quick import StyledOnce
 from tui.screens.settings import open_settings
 from tui.settings import Settings
@@ -168,8 +169,7 @@ def _exclude(entry: GameEntry, a: str, b: str) -> bool:
 
 
 class MenuScreen(StyledOnce, Screen[None]):
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("menu.tcss",)  # (tui.screen_styles)
-    SOON_STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (the rules, the statistics, the quit question)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("menu.tcss", "dialogs.tcss", "settings.tcss")
 
     AUTO_FOCUS = "#start"
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -37,6 +37,9 @@ class StyledOnce:
         if not self._shown_once:
             self._shown_once = True
             event.refresh_styles = False
+            # Its widgets are styled as they mount, after the screen's CSS_PATH was read; the screen itself was
+            # styled before (Textual reads a screen's files once it has made the screen): it alone is styled again.
+            self.app.stylesheet.apply(self)  # type: ignore[attr-defined]
 
 
 def preset_breakpoints(screen: Screen[Any]) -> None:

@@ -21,6 +21,7 @@ from textual.widgets import Button, Footer, Static
 from engine.cards import Card, Rank
 from engine.games.rank import RANKS, DealOver
 from tui.describe_rank import a_rank, ordinal, penalty_text, rank_word
+from tui.screen_styles import StylePaths, css_paths
 from tui.screens.round_over import DIALOG_KEYS, RoundOverScreen, next_bindings
 from tui.widgets.card import card_markup
 from tui.words import who
@@ -40,7 +41,7 @@ class JokerNameScreen(ModalScreen[Rank]):
     """Name the rank of the Joker you just played: a key (A 2–9 0 J Q K) or a click. It cannot be left unanswered:
     the Joker is on the pile already and the table waits for its rank."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss", "rank.tcss")  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("table.tcss", "rank.tcss")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(key, f"name('{key}')", rank_word(rank), show=False) for rank, key in RANK_KEYS.items()),
@@ -81,7 +82,7 @@ class FollowUpScreen(ModalScreen[Card | None]):
     """The card you may add after a Joker (a normal play on the named rank), or none: 1–9 or a click; x or Esc for
     no follow-up."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss", "rank.tcss")  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("table.tcss", "rank.tcss")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"choose({n - 1})", "", show=False) for n in range(1, 10)),
@@ -155,7 +156,7 @@ def penalty_rows(deal: DealOver, names: Sequence[str], me: int | None, out: Sequ
 class RankDealScreen(RoundOverScreen):
     """The end of a deal: who lost it (their cards shown) and every player's penalty points so far."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss", "rank.tcss")  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss", "rank.tcss")
 
     NEXT = "Next deal"
     BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)

@@ -43,6 +43,7 @@ from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.describe_rank import RankNarrator, options_text, penalty_text, top_text
 from tui.faces import card_text
+from tui.screen_styles import StylePaths, css_paths
 from tui.screens.quick import unfocusable
 from tui.screens.rank_dialogs import FollowUpScreen, JokerNameScreen, RankDealScreen
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
@@ -71,7 +72,7 @@ def by_suit(card: Card) -> tuple[int, int]:
 
 
 class RankTableScreen(SessionScreen):
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss", "rank.tcss")  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("table.tcss", "rank.tcss", "dialogs.tcss", "settings.tcss")
 
     GAME_KEY: ClassVar[str] = "rank"
     MIN_SIZE: ClassVar[tuple[int, int]] = (64, 24)

@@ -39,6 +39,7 @@ from tui.describe_big2 import describe_big2
 from tui.describe_rank import describe_rank
 from tui.describe_trash import describe_trash
 from tui.faces import card_text
+from tui.screen_styles import StylePaths, css_paths
 from tui.widgets.card import card_markup
 from tui.widgets.title_bar import TitleBar
 
@@ -85,7 +86,7 @@ class Stepping(Protocol):
 class StepScreen(Screen[None]):
     """What both viewers share: the keys that step through a kept game, and its three panes."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", "Next"),

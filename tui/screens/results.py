@@ -12,6 +12,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
+from tui.screen_styles import StylePaths, css_paths
+
 ResultChoice = Literal["again", "menu", "quit"]
 
 
@@ -26,7 +28,7 @@ class MatchSummary:
 
 
 class ResultsScreen(ModalScreen[ResultChoice]):
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "choose('again')", "Play again"),

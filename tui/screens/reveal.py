@@ -13,6 +13,7 @@ from textual.widgets import Footer, Static
 
 from engine.cards import Card
 from tui.faces import card_text
+from tui.screen_styles import StylePaths, css_paths
 from tui.screens.round_over import RoundOverScreen, next_bindings
 from tui.widgets.card import card_markup
 
@@ -30,7 +31,7 @@ class HandReveal:
 
 
 class RevealScreen(RoundOverScreen):
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss", "dialogs.tcss")  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("table.tcss", "dialogs.tcss")
 
     NEXT = "Next hand"
     BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)

@@ -8,6 +8,8 @@ from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
 from textual.widgets import Button
 
+from tui.screen_styles import StylePaths, css_paths
+
 RESULTS = "See the results"
 """What going on leads to after the last round."""
 
@@ -40,7 +42,7 @@ class RoundOverScreen(ModalScreen[None]):
     Subclasses set ``NEXT`` and ``BINDINGS = next_bindings(NEXT)``, and compose a :meth:`next_button`.
     """
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss")
 
     NEXT: ClassVar[str] = "Next"
     """What going on leads to, as the button and the footer say it."""

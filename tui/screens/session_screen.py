@@ -48,6 +48,7 @@ from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.describe_clock import clock_notice, ran_out_line
 from tui.messages import EngineEvent, MainMenu, PlayAgain
+from tui.screen_styles import StylePaths, css_paths
 from tui.screens.quick import StyledOnce, preset_breakpoints
 from tui.widgets.event_log import EventLog
 from tui.widgets.key_footer import KeyFooter
@@ -128,11 +129,11 @@ class SessionScreen(StyledOnce, Screen[None]):
     MRO, so an override that also called ``super()`` would subscribe twice. They set up in ``set_up`` instead.
     """
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss",)  # (tui.screen_styles)
-    # Read half a second after the table is shown: its round and results dialogs' and the quit question's.
-    SOON_STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("table.tcss", "dialogs.tcss", "settings.tcss")
+    GAME_KEY: ClassVar[str]
+    """The key of the game this table plays (each game's screen sets it; :func:`tui.games.screen_class` checks)."""
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (120, "-wide")]
+    HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] | None = [(0, "-narrow"), (120, "-wide")]  # noqa: RUF012 (Screen's)
     """Where the rules pane goes: beside the table from 120 columns (the table keeps 80), over it below. The table
     itself is laid out by its room's size classes (:mod:`tui.widgets.room`), not by these."""
     MIN_SIZE: ClassVar[tuple[int, int]] = (70, 22)

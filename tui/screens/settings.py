@@ -26,6 +26,7 @@ from engine.registry import difficulties
 from tui.app_settings import KeepsSettings, app_settings, apply_settings
 from tui.faces import FOUR_COLOURS, RED
 from tui.games import table_entries
+from tui.screen_styles import StylePaths, css_paths
 from tui.settings import NAME_LIMIT, GameDefaults, Settings, name_problem, settings_path, store
 
 __all__ = ["KeepsSettings", "SettingsScreen", "app_settings", "apply_settings", "open_settings"]
@@ -77,7 +78,7 @@ def open_settings(app: App[Any], closed: Callable[[Settings | None], None] | Non
 class SettingsScreen(ModalScreen[Settings | None]):
     """Every setting, by keyboard and mouse; the saved settings are the dialog's result (None: cancelled)."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("settings.tcss",)  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("settings.tcss")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", priority=True, tooltip="Save the settings and close"),

@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Sparkline, Static
 
 from engine.records.stats import StatsError, history, summary
+from tui.screen_styles import StylePaths, css_paths
 
 BARS = " ▁▂▃▄▅▆▇█"
 
@@ -61,7 +62,7 @@ def histogram(scores: list[float], width: int = 40) -> str:
 class StatsScreen(ModalScreen[None]):
     """Every group's figures; ↑/↓ choose a group, its charts below. ``escape`` closes."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss",)  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss")
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss", "Close")]
 

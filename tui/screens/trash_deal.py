@@ -14,6 +14,7 @@ from textual.widgets import Footer, Static
 from engine.cards import Card
 from engine.games.trash import DealOver, TrashView
 from tui.describe_trash import winners_text
+from tui.screen_styles import StylePaths, css_paths
 from tui.screens.round_over import RoundOverScreen, next_bindings
 from tui.widgets.trash_layout import card_content
 from tui.words import count_of, who
@@ -47,7 +48,7 @@ def seat_lines(deal: DealOver, view: TrashView, seat: int, name: str, match: boo
 class TrashDealScreen(RoundOverScreen):
     """Shown at the end of each deal; the table (and its bots) wait until it is closed."""
 
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("dialogs.tcss", "trash.tcss")  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss", "trash.tcss")
 
     NEXT = "Next deal"
     BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)

@@ -50,6 +50,7 @@ from engine.match import MatchOver, RoundOver
 from engine.session import Session, Snapshot
 from tui.describe_trash import SOURCE_WORDS, TrashNarrator, slot_label, you_first
 from tui.faces import card_text
+from tui.screen_styles import StylePaths, css_paths
 from tui.screens.quick import unfocusable
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.widgets.card import card_markup, empty_face, face_rows
@@ -134,7 +135,7 @@ def changed_slot(event: Event) -> tuple[int, int] | None:
 
 
 class TrashTableScreen(SessionScreen):
-    STYLE_FILES: ClassVar[tuple[str, ...]] = ("table.tcss", "trash.tcss")  # (tui.screen_styles)
+    CSS_PATH: ClassVar[StylePaths] = css_paths("table.tcss", "trash.tcss", "dialogs.tcss", "settings.tcss")
 
     GAME_KEY: ClassVar[str] = "trash"
     MIN_SIZE: ClassVar[tuple[int, int]] = (78, 20)

@@ -30,6 +30,8 @@ class EventLog(RichLog):
         self._entries: list[tuple[str, bool]] = []
         self._wrapped_at = 0
         """The width the lines were last wrapped to (0: not yet known)."""
+        self._width_seen = False
+        """A resize with a width has come (RichLog writes the lines held back until then at the first)."""
         self._variables: dict[str, str] | None = None
         """The theme's colours, asked of the app once per theme (working them out takes as long as a few lines)."""
         self._rewrite_next: Callable[[str], list[str]] | None = None
@@ -48,9 +50,11 @@ class EventLog(RichLog):
     def on_resize(self, event: events.Resize) -> None:
         # RichLog's own handler runs after this one and writes the lines held back until the size was known.
         width = self.scrollable_content_region.width
-        if self._size_known and self._wrapped_at and width != self._wrapped_at:
+        if self._width_seen and self._wrapped_at and width != self._wrapped_at:
             self._rewrite()
         self._wrapped_at = width
+        if event.size.width:
+            self._width_seen = True
 
     def _rewrite(self) -> None:
         """Write every line again (a new width, a new theme), keeping the newest in view."""

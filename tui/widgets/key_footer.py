@@ -4,8 +4,12 @@ Textual's Footer takes down and mounts all its keys again each time a screen ref
 refreshes them after every move it draws (what you may do changes), so a Pilot game of Rank built some 850 footer
 keys in 26 turns and spent a quarter of its time styling them, although most moves change no key at all and the
 others only grey or light up a key or two. This footer compares the keys it would show (each key, its words, its
-tooltip) with those it shows: the same keys are greyed or lit in place; only other keys rebuild it. The menu and the
+tooltip, whether it is enabled) with those it shows, and is rebuilt only when they differ. The menu and the
 question before leaving use it too.
+
+Greying a key in place sets what Textual's footer key reads when it is clicked (a greyed key rings), which Textual
+does not make public: that is done only with the Textual it was checked against (:mod:`tui.textual_version`); with
+any other, a change of which keys are enabled rebuilds the footer as Textual's own does.
 """
 
 from __future__ import annotations
@@ -13,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from textual.app import ComposeResult
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey  # Textual is pinned: this private name is stable for us
+
+from tui.textual_version import textual_checked
 
 KeyId = tuple[str, str]
 """A footer key: the key and its action."""
@@ -40,8 +46,9 @@ class KeyFooter(Footer):
         # its class went on and off again, each time restyling the key, before the first frame. Those keys start as
         # the footer is instead (the palette's key is not bound, and stays compact).
         for widget in super().compose():
-            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
-                widget.set_reactive(FooterKey.compact, self.compact)
+            compact = getattr(type(widget), "compact", None)  # a footer key's (Footer binds it to its own)
+            if isinstance(compact, Reactive) and not widget.has_class("-command-palette"):
+                widget.set_reactive(compact, self.compact)
             yield widget
 
     def keys_shown(self, screen: Screen[object]) -> tuple[tuple[Hashable, ...], dict[KeyId, bool]]:
@@ -60,13 +67,13 @@ class KeyFooter(Footer):
         # The same guards as Footer's: a footer of a screen not showing, or of an app without focus, waits.
         if self.is_attached and screen is self.screen and screen.app.app_focus:
             keys, enabled = self.keys_shown(screen)
-            if self._bindings_ready and keys == self._keys:
+            if self._keys is not None and keys == self._keys and (enabled == self._enabled or textual_checked()):
                 if enabled != self._enabled:
                     self._enabled = enabled
-                    for footer_key in self.query(FooterKey):
-                        on = enabled.get((footer_key.key, footer_key.action))
+                    for footer_key in self.query("FooterKey"):
+                        on = enabled.get((getattr(footer_key, "key", ""), getattr(footer_key, "action", "")))
                         if on is not None:  # as FooterKey.__init__ marks a greyed key (a click on it rings)
-                            footer_key._disabled = not on
+                            footer_key._disabled = not on  # type: ignore[attr-defined]
                             footer_key.set_class(not on, "-disabled")
                 return
             self._keys, self._enabled = keys, enabled

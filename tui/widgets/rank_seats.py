@@ -90,8 +90,8 @@ class RankSeat(Static):
         else:
             words = f"{count} card{'s' * (count != 1)}"
             room = (self.content_size.width or 12) - len(words) - 1
-            marks = "▮" * max(0, min(count, room, BAR))
-            bar = Content.assemble(words, " ", (marks, colour))
+            mark_text = "▮" * max(0, min(count, room, BAR))
+            bar = Content.assemble(words, " ", (mark_text, colour))
         set_text(self, Content("\n").join([bar, where]))
 
 
