@@ -24,6 +24,7 @@ keeps one language and one source.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -52,8 +53,17 @@ def native_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.glob(f"{MODULE}*{suffix}") if p.is_file())
 
 
+def check_compiler() -> None:
+    """Raise RuntimeError when the C compiler that setuptools would run (``CC``, else Python's own) is not found."""
+    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    program = shlex.split(compiler)[0] if compiler.strip() else ""
+    if not program or shutil.which(program) is None:
+        raise RuntimeError(f"no C compiler ({compiler!r} is not on PATH)")
+
+
 def compile_core(root: Path, work: Path) -> list[Path]:
     """Compile ``root``'s move core in ``work``: the extension modules built (raises RuntimeError on failure)."""
+    check_compiler()
     text = (root / SOURCE).read_bytes()
     # As engine.games.big2.source_stamp takes it (this hook does not import the engine).
     stamp = f'\n\nSOURCE_STAMP: Final = "{zlib.crc32(text):08x}-{len(text)}"\n"""The source\'s CRC-32 and length."""\n'
