@@ -76,8 +76,8 @@ from engine.match import MatchProgress, MatchRule
 if TYPE_CHECKING:
     from engine.games import big2_core
 
-NATIVE_MODULE = "_parlour_big2_core"
-"""The compiled copy of :mod:`engine.games.big2_core` that ``pip install`` builds (``hatch_build.py``)."""
+NATIVE_MODULE = "engine.games._big2_native"
+"""The compiled copy of :mod:`engine.games.big2_core` that ``pip install`` builds (``hatch_build.py``), beside it."""
 
 
 def source_stamp(source: bytes) -> str:

@@ -6,10 +6,10 @@ refusal stay in :mod:`engine.games.big2`, which this module never imports: what 
 event objects, the combination class, the slower paths in Python) is handed to :func:`bind` once.
 
 This module is plain Python that mypyc can compile. ``pip install`` compiles a copy of it (``hatch_build.py``) into
-``_parlour_big2_core``, and :mod:`engine.games.big2` uses that copy when it was compiled from this very source (its
-``SOURCE_STAMP``); otherwise it uses this module as it is, which plays the same games, only slower. So a native
-class's rules apply here: every field is declared in ``__init__``, the types are exact, and nothing is added to an
-instance later.
+``engine.games._big2_native``, beside it, and :mod:`engine.games.big2` uses that copy when it was compiled from this
+very source (its ``SOURCE_STAMP``); otherwise it uses this module as it is, which plays the same games, only slower.
+So a native class's rules apply here: every field is declared in ``__init__``, the types are exact, and nothing is
+added to an instance later.
 
 The five-card generator and its tables live here too, as the core lists five-card hands natively.
 """

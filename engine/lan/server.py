@@ -266,7 +266,10 @@ class Connection:
                 lines = [b for b in batch if b is not None]
                 self.queued -= sum(len(b) for b in lines)
                 if lines:
-                    self.writer.writelines(lines)
+                    # One write, not writelines: the socket transport's writelines of CPython 3.12 and 3.13 before
+                    # the fix of gh-127655 (3.12.1 and 3.13.0 among them) never pauses the protocol, so drain() would
+                    # not wait for a client that does not read, and its buffer would grow without bound.
+                    self.writer.write(b"".join(lines))
                     self.sent_lines += len(lines)
                     await asyncio.wait_for(self.writer.drain(), self.server.drain_timeout)
                 if None in batch:

@@ -136,14 +136,38 @@ def test_parlour_native_0_asks_for_the_plain_core(tmp_path: Path) -> None:
     assert _import_big2(dict(os.environ, PARLOUR_NATIVE="0"), tmp_path) == "plain Python (PARLOUR_NATIVE=0)"
 
 
+def _engine_with_native(tmp_path: Path, native: str) -> dict[str, str]:
+    """A copy of the engine (without its builds) in ``tmp_path`` whose compiled core is the Python module ``native``,
+    and the environment that imports that copy."""
+    shutil.copytree(ROOT / "engine", tmp_path / "engine", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    name = big2.NATIVE_MODULE.rsplit(".", 1)[1]
+    (tmp_path / "engine" / "games" / f"{name}.py").write_text(native)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    env.pop("PARLOUR_NATIVE", None)
+    return env
+
+
+def test_the_compiled_core_lives_inside_the_engine_package() -> None:
+    assert big2.NATIVE_MODULE.startswith("engine.games.")
+    if big2.CORE is not big2_core:
+        assert big2.CORE.__name__ == big2.NATIVE_MODULE
+        assert Path(big2.CORE.__file__ or "").parent == Path(big2.__file__).parent
+
+
 def test_a_compiled_core_from_another_source_is_never_used(tmp_path: Path) -> None:
     """A compiled module whose stamp is not that of the source beside the engine (an editable install whose
     core was edited since) is left alone: the plain module plays."""
-    (tmp_path / f"{big2.NATIVE_MODULE}.py").write_text('SOURCE_STAMP = "00000000-0"\nMoveCore = None\n')
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
-    env.pop("PARLOUR_NATIVE", None)
+    env = _engine_with_native(tmp_path, 'SOURCE_STAMP = "00000000-0"\nMoveCore = None\n')
     kind = _import_big2(env, tmp_path)
     assert kind.startswith("plain Python (the compiled core comes from another source"), kind
+
+
+def test_a_compiled_core_with_its_sources_stamp_is_used(tmp_path: Path) -> None:
+    """The other side of the check above: the copy's stamp matches, so the copy is used (here a Python stand-in)."""
+    stamp = big2.source_stamp((ROOT / "engine" / "games" / "big2_core.py").read_bytes())
+    native = (ROOT / "engine" / "games" / "big2_core.py").read_text() + f'\nSOURCE_STAMP = "{stamp}"\n'
+    env = _engine_with_native(tmp_path, native)
+    assert _import_big2(env, tmp_path) == "compiled with mypyc"
 
 
 @pytest.mark.parametrize("core", ["in use", "plain"])
@@ -173,7 +197,5 @@ def test_a_state_survives_pickle_and_clone_and_plays_on_alike(core: str) -> None
 
 
 def test_a_compiled_core_that_fails_to_load_leaves_the_plain_one_playing(tmp_path: Path) -> None:
-    (tmp_path / f"{big2.NATIVE_MODULE}.py").write_text('raise RuntimeError("damaged")\n')
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
-    env.pop("PARLOUR_NATIVE", None)
+    env = _engine_with_native(tmp_path, 'raise RuntimeError("damaged")\n')
     assert _import_big2(env, tmp_path) == "plain Python (the compiled core could not be loaded: damaged)"
