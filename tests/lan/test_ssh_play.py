@@ -120,6 +120,19 @@ class Screen:
             await asyncio.wait_for(self.task, WAIT)
 
 
+async def guest_started(name: str, screen: Screen) -> list[int]:
+    """Wait for the gateway's child process for ``name``: the pids as that look found them (a second look could
+    find the process already ended, and say nothing of why)."""
+    seen: list[int] = []
+
+    def started() -> bool:
+        seen[:] = guest_pids(name)
+        return bool(seen)
+
+    await until(started, 3 * WAIT, "the guest's child process", screen.why)
+    return seen
+
+
 def guest_pids(name: str) -> list[int]:
     """The children of this process that run ``parlour join ... --name=NAME`` (the gateway's children for a guest;
     a zombie's command line is empty, so only a child not yet ended counts)."""
@@ -199,8 +212,7 @@ async def test_a_guest_over_ssh_plays_a_hand(tmp_path: Path, monkeypatch: pytest
             conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None), WAIT
         )
         screen = Screen(process)
-        await until(lambda: bool(guest_pids("ann")), 3 * WAIT, "the guest's child process")
-        pids = guest_pids("ann")
+        pids = await guest_started("ann", screen)
         assert len(pids) == 1, pids
         assert b"PARLOUR_GUEST_KEY=" not in Path(f"/proc/{pids[0]}/environ").read_bytes()  # a password login
 
@@ -308,8 +320,7 @@ async def test_a_guest_who_logs_in_with_a_key_has_it_named_to_their_client(
             conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None), WAIT
         )
         screen = Screen(process)
-        await until(lambda: bool(guest_pids("bea")), 3 * WAIT, "the guest's child process", screen.why)
-        pid = guest_pids("bea")[0]
+        pid = (await guest_started("bea", screen))[0]
         environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
         assert f"PARLOUR_GUEST_KEY={key.get_fingerprint('sha256')}".encode() in environ
         conn.close()
