@@ -34,9 +34,10 @@ TIMEOUT = 300.0
 HERE = Path(__file__).resolve().parent
 
 
-def count(argv: list[str], marker: str) -> int:
+def count(argv: list[str], marker: str, keep: Path | None = None) -> int:
     """Instructions of ``argv`` up to its first frame (``marker`` on screen), in a home of its own (as
-    ``benchmarks/bench.py`` runs each: no match left to resume, no settings of yours)."""
+    ``benchmarks/bench.py`` runs each: no match left to resume, no settings of yours); with ``keep``, callgrind's
+    out-files are copied there (for ``callgrind_annotate``)."""
     name = "the reference" if "-c" in argv else " ".join(["parlour", *argv[3:]])
     with tempfile.TemporaryDirectory(prefix="callgrind-") as out:
         env = bench_env(Path(out))
@@ -69,6 +70,11 @@ def count(argv: list[str], marker: str) -> int:
             for line in path.read_text(errors="replace").splitlines()
             if line.startswith(("summary:", "totals:"))
         ]
+        if keep is not None:
+            keep.mkdir(parents=True, exist_ok=True)
+            label = "reference" if "-c" in argv else "-".join(argv[3:4] + argv[4:5]) or "menu"
+            for path in Path(out).glob("cg*"):
+                shutil.copy(path, keep / f"{label}.{path.name}")
     if SEEN.strip() not in seen or not totals:
         raise BenchError(f"{name}: no first frame counted")
     return max(totals)
@@ -77,18 +83,19 @@ def count(argv: list[str], marker: str) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", help="table screens to count (default: every one); the menu always")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="keep callgrind's out-files in DIR")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed: this script counts instructions with callgrind")
     chosen = targets(args.games or None)
     python = sys.executable
     warm_up([python, "-c", REFERENCE_CODE], REFERENCE_MARKER)
-    reference = count([python, "-c", REFERENCE_CODE], REFERENCE_MARKER)
+    reference = count([python, "-c", REFERENCE_CODE], REFERENCE_MARKER, args.keep)
     print(f"{'target':<12} {'instructions':>14} {'x the reference':>16}")
     print(f"{'reference':<12} {reference / 1e6:>13,.0f}M {1:>15.2f}x")
     for name, argv, marker in chosen:
         warm_up(argv, marker)
-        found = count(argv, marker)
+        found = count(argv, marker, args.keep)
         print(f"{name:<12} {found / 1e6:>13,.0f}M {found / reference:>15.2f}x", flush=True)
 
 

@@ -5,18 +5,23 @@ Screens never import the app: they post one of these, and it bubbles up to :clas
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+import rich.repr
 from textual.message import Message
 
 from engine.events import Event
 
 
-@dataclass
 class EngineEvent(Message):
     """An engine event reached the screen; posted from whatever thread the session called back on."""
 
-    event: Event
+    def __init__(self, event: Event) -> None:
+        super().__init__()
+        self.event = event
+
+    def __rich_repr__(self) -> rich.repr.Result:
+        yield "event", self.event
 
 
 @dataclass(frozen=True)
@@ -35,11 +40,15 @@ class PlayConfig:
     them in when the app starts."""
 
 
-@dataclass
 class StartGame(Message):
-    """Open a table for ``config`` in place of the current screen."""
+    """Open a table for ``config`` (by default ``PlayConfig()``) in place of the current screen."""
 
-    config: PlayConfig = field(default_factory=PlayConfig)
+    def __init__(self, config: PlayConfig | None = None) -> None:
+        super().__init__()
+        self.config = config if config is not None else PlayConfig()
+
+    def __rich_repr__(self) -> rich.repr.Result:
+        yield "config", self.config
 
 
 class PlayAgain(Message):

@@ -27,6 +27,7 @@ STYLE_ORDER = (
     "base.tcss",
     "menu.tcss",
     "table.tcss",
+    "chase.tcss",
     "big2.tcss",
     "trash.tcss",
     "rank.tcss",

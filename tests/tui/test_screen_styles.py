@@ -78,7 +78,7 @@ def own_files(screen: Screen[Any]) -> list[str]:
 
 
 TABLES = [
-    ("chase", 4, ["table.tcss", "dialogs.tcss", "settings.tcss"]),
+    ("chase", 4, ["table.tcss", "chase.tcss", "dialogs.tcss", "settings.tcss"]),
     ("big2", 4, ["table.tcss", "big2.tcss", "dialogs.tcss", "settings.tcss"]),
     ("trash", 2, ["table.tcss", "trash.tcss", "dialogs.tcss", "settings.tcss"]),
     ("rank", 4, ["table.tcss", "rank.tcss", "dialogs.tcss", "settings.tcss"]),

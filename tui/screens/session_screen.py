@@ -104,7 +104,6 @@ class ClockNote:
         return cls(seat, version, max(0.0, float(seconds)), bool(data.get("ran_out", False)))
 
 
-@dataclass
 class ClockHeard(Message):
     """A clock message was queued for the screen (posted from whatever thread heard it)."""
 

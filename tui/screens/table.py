@@ -22,6 +22,7 @@ from engine.games.chase import ChaseAction, ChaseView, Eliminated, HandVoid, Pai
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.describe import describe, who
+from tui.screen_styles import StylePaths, css_paths
 from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
 from tui.widgets.card import BigSize, CardFace
 from tui.widgets.event_log import EventLog
@@ -41,6 +42,7 @@ DECK_HELP = {
 
 
 class TableScreen(SessionScreen):
+    CSS_PATH: ClassVar[StylePaths] = css_paths("table.tcss", "chase.tcss", "dialogs.tcss", "settings.tcss")
     GAME_KEY: ClassVar[str] = "chase"
     MIN_SIZE: ClassVar[tuple[int, int]] = (59, 21)
     """Measured (ten players): the smallest terminal the table is complete at (tests/tui/test_layout.py)."""

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+import rich.repr
 from textual import events
 from textual.content import Content
 from textual.message import Message
@@ -74,12 +75,16 @@ class HandStrip(Widget, can_focus=True):
     }
     """
 
-    @dataclass
     class SelectionChanged(Message):
         """The selected cards changed (by key or click)."""
 
-        strip: HandStrip
-        selected: tuple[Card, ...]
+        def __init__(self, strip: HandStrip, selected: tuple[Card, ...]) -> None:
+            super().__init__()
+            self.strip = strip
+            self.selected = selected
+
+        def __rich_repr__(self) -> rich.repr.Result:
+            yield "selected", self.selected
 
     def __init__(self, *, id: str | None = None, single: bool = False) -> None:
         """``single``: one card is chosen at a time, the cursor's (a game played a card at a time, Rank): the
