@@ -89,12 +89,7 @@ def is_private(name: str) -> bool:
 
 
 def sources() -> list[Path]:
-    return sorted(
-        p
-        for package in OURS
-        for p in (ROOT / package).rglob("*.py")
-        if "__pycache__" not in p.parts
-    )
+    return sorted(p for package in OURS for p in (ROOT / package).rglob("*.py") if "__pycache__" not in p.parts)
 
 
 def rel(path: Path) -> str:
