@@ -222,21 +222,25 @@ async def test_chat_at_the_table_and_the_turn_clock(server: ServerThread) -> Non
     cleo = NetworkSession.connect("127.0.0.1", server.port, "Cleo")
     heard: list[dict[str, object]] = []
     cleo.watch(heard.append)
-    code = cleo.create("screw", 2, bots=[None, None], clock=0.4)
+    code = cleo.create("screw", 2, bots=[None, None], clock=1.5)  # (the match lasts long enough to be seen)
     ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
     app = LanApp(ann, table=code)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await sit_from_the_lobby(pilot, app, cleo, code)
             cleo.start()
-            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+
+            def at_table() -> bool:  # (a dialog over it or not: with the clock a hand may end before a look)
+                return any(isinstance(screen, SessionScreen) for screen in app.screen_stack)
+
+            assert await wait_for(pilot, at_table, tries=6000)
 
             def told() -> bool:
                 return any("then a bot plays it for you" in str(n.message) for n in app._notifications)
 
-            assert await wait_for(pilot, told, tries=1000), "no word of the turn clock"
+            assert await wait_for(pilot, told, tries=6000), "no word of the turn clock"
             # Nobody presses anything: the clock plays both seats, and Ann's seat stays hers.
-            assert await wait_for(pilot, lambda: ann.snapshot().version >= 3, tries=1000)
+            assert await wait_for(pilot, lambda: ann.snapshot().version >= 3, tries=6000)
             summary = cleo.table
             assert summary is not None and summary["seats"][1]["name"] == "Ann"
             await pilot.press("ctrl+t")
