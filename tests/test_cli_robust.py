@@ -52,6 +52,11 @@ LONG_RUN = ["simulate", "big2", "--players", "4", "--games", "5000", "--bots", "
 the interrupt stops it."""
 
 
+AS_A_JOB = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+"""What a shell does for a job it runs in the foreground: Ctrl-C back to its default, whatever this test run
+inherited (a run started in the background by a script ignores SIGINT, and so would every child it starts)."""
+
+
 def _workers(parent: Any) -> list[Any]:
     """The parent's pool workers (not the resource tracker, which multiprocessing runs beside them)."""
     try:
@@ -80,7 +85,7 @@ def test_one_ctrl_c_stops_simulate_jobs_and_every_worker_in_one_line(moment: str
     """A terminal's Ctrl-C is a SIGINT to every process of the job, the workers too: the run stops at the first,
     with status 130 and one line on stderr, and no worker is left running."""
     child = subprocess.Popen(
-        [sys.executable, "-c", CLI, *LONG_RUN],
+        [sys.executable, "-c", AS_A_JOB + CLI, *LONG_RUN],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -115,7 +120,8 @@ terminal itself turns a typed Ctrl-C into a SIGINT to the job (``parlour`` and i
 def test_ctrl_c_typed_on_a_terminal_stops_the_run_under_its_progress_bar() -> None:
     controller, terminal = pty.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    command = [sys.executable, "-c", TAKES_THE_TERMINAL + CLI, *LONG_RUN[:-3], "--jobs", "2"]  # (no --json: a bar)
+    # (no --json: a progress bar)
+    command = [sys.executable, "-c", AS_A_JOB + TAKES_THE_TERMINAL + CLI, *LONG_RUN[:-3], "--jobs", "2"]
     child = subprocess.Popen(
         command, stdin=terminal, stdout=terminal, stderr=terminal, cwd=ROOT, env=clean_env(), start_new_session=True
     )
