@@ -121,3 +121,89 @@ def test_quitting_a_table_keeps_the_move_runs_atexit_and_restores_the_terminal(t
     assert saves, "no save on disk"
     saved = json.loads(saves[0].read_text())
     assert "stay" in json.dumps(saved), saved  # the move made before quitting
+
+
+def play_to_the_end_and_quit(args: list[str], hook: Path, env: dict[str, str]) -> Ended:
+    """Run ``parlour ARGS`` on a terminal of 80x24 and play by rule: keep your card when it is your turn, go on
+    when a hand is over, and quit (``q``) from the match's results. Then read until the process ends."""
+    rules = [("Play again", b"q"), ("See the results", b"\r"), ("Next hand", b"\r"), ("Your turn", b"s")]
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    child = subprocess.Popen(
+        [sys.executable, "-c", RUN, str(hook), *args],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
+    output = bytearray()
+    since = 0
+    quit_typed = False
+    typed: list[str] = []
+    deadline = time.monotonic() + WAIT
+    try:
+        while True:
+            shown = plain(output[since:].decode(errors="replace"))
+            assert time.monotonic() < deadline, f"stuck after {typed[-3:]} ({len(typed)} keys): {shown[-1500:]}"
+            ready = os.read(controller, 65536) if _readable(controller) else b""
+            output += ready
+            if child.poll() is not None and not ready:
+                break
+            shown = plain(output[since:].decode(errors="replace"))
+            for text, keys in rules:
+                if not quit_typed and text in shown:
+                    os.write(controller, keys)
+                    typed.append(text)
+                    quit_typed = keys == b"q"
+                    since, deadline = len(output), time.monotonic() + WAIT
+                    if text == "See the results":  # (a redraw may show it again: the results' Enter is Play again)
+                        rules = rules[:1]
+                    break
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+        os.close(controller)
+        os.close(terminal)
+    assert quit_typed, "the match never ended"
+    return Ended(child.returncode, plain(output.decode(errors="replace")), bytes(output[since:]), True)
+
+
+def test_quitting_at_the_end_of_a_match_keeps_its_statistics(tmp_path: Path) -> None:
+    """The match's last move and ``q`` from its results at once: the game is counted in the statistics on disk
+    before the process ends (the keeper's thread is given the time it needs), and nothing is left to resume."""
+    data, config = tmp_path / "data", tmp_path / "config"
+    config.mkdir()
+    (config / "settings.toml").write_text("bot_pace = 0.0\n", encoding="utf-8")
+    env = clean_env(PARLOUR_DATA_DIR=str(data), PARLOUR_CONFIG_DIR=str(config), PARLOUR_BOT_PROCESS="0")
+    hook = tmp_path / "atexit.txt"
+    ended = play_to_the_end_and_quit(
+        ["play", "chase", "--players", "2", "--seed", "1", "--difficulty", "easy"], hook, env
+    )
+
+    assert ended.status == 0, ended.screen[-2000:]
+    assert hook.read_text() == "atexit ran"
+    missing = [what for what, code in CLEAN_EXIT.items() if code not in ended.tail]
+    assert not missing, f"the app did not {', '.join(missing)}"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from tui.cli import run; sys.argv[0] = 'parlour'; run()",
+            "stats",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=WAIT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    counted = json.loads(done.stdout)
+    assert "chase" in json.dumps(counted) and '"games": 1' in json.dumps(counted), counted
+    assert not list(data.glob("stats-pending*")) or not (data / "stats-pending.jsonl").read_text().strip()
+    assert not sorted(data.glob("autosave*.json")), "a finished match is not offered again"
