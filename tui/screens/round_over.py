@@ -57,7 +57,9 @@ class RoundOverScreen(ModalScreen[None]):
         return Button(f"{label} (Enter)", id="next", variant="primary", compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#next", Button).focus()
+        # (query, not query_one: a dialog mounted as the app closes may have no children left by then)
+        for button in self.query("#next").results(Button):
+            button.focus()
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
