@@ -153,7 +153,8 @@ def play_to_the_end_and_quit(args: list[str], hook: Path, env: dict[str, str]) -
                 break
             shown = plain(output[since:].decode(errors="replace"))
             for text, keys in rules:
-                if not quit_typed and text in shown:
+                # (never the same twice in a row: a redraw may show the last prompt again before the next comes)
+                if not quit_typed and text in shown and (not typed or typed[-1] != text):
                     os.write(controller, keys)
                     typed.append(text)
                     quit_typed = keys == b"q"
