@@ -56,9 +56,9 @@ def set_border(widget: Widget, title: object = _UNSET, subtitle: object = _UNSET
     for name, value in (("border_title", title), ("border_subtitle", subtitle)):
         if value is _UNSET:
             continue
-        stored = getattr(widget, f"_{name}", None)  # Textual keeps the title as Content in _border_title
-        last, last_stored = given.get(name, (_UNSET, _UNSET))
-        if last_stored is stored and same(last, value):
+        shown = getattr(widget, name)  # (Textual's public getter: the title as it shows it, in markup)
+        last, last_shown = given.get(name, (_UNSET, _UNSET))
+        if last_shown == shown and same(last, value):
             continue
         setattr(widget, name, value)
-        given[name] = (value, getattr(widget, f"_{name}", None))
+        given[name] = (value, getattr(widget, name))
