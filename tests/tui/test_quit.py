@@ -56,13 +56,16 @@ def modes(fd: int) -> tuple[int, int]:
     return attrs[3] & (termios.ECHO | termios.ICANON | termios.ISIG), attrs[0] & termios.ICRNL
 
 
-def run_and_type(args: list[str], steps: list[tuple[str, bytes]], hook: Path, env: dict[str, str]) -> Ended:
-    """Run ``parlour ARGS`` on a terminal of 80x24; for each (text, keys), once ``text`` is on the screen since the
-    keys before, type ``keys``. Then read until the process ends."""
+def terminal_of_80x24() -> tuple[int, int]:
+    """A pseudo-terminal (controller, terminal) of 80 columns and 24 rows."""
     controller, terminal = pty.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    before = modes(terminal)
-    child = subprocess.Popen(
+    return controller, terminal
+
+
+def start_on(terminal: int, args: list[str], hook: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """``parlour ARGS`` (as :data:`RUN` starts it) on ``terminal``, a session of its own as a shell's job."""
+    return subprocess.Popen(
         [sys.executable, "-c", RUN, str(hook), *args],
         stdin=terminal,
         stdout=terminal,
@@ -71,6 +74,23 @@ def run_and_type(args: list[str], steps: list[tuple[str, bytes]], hook: Path, en
         env=env,
         start_new_session=True,
     )
+
+
+def end(child: subprocess.Popen[bytes], controller: int, terminal: int) -> None:
+    """The child ended (killed if it is still running) and the terminal closed."""
+    if child.poll() is None:
+        child.kill()
+    child.wait()
+    os.close(controller)
+    os.close(terminal)
+
+
+def run_and_type(args: list[str], steps: list[tuple[str, bytes]], hook: Path, env: dict[str, str]) -> Ended:
+    """Run ``parlour ARGS`` on a terminal of 80x24; for each (text, keys), once ``text`` is on the screen since the
+    keys before, type ``keys``. Then read until the process ends."""
+    controller, terminal = terminal_of_80x24()
+    before = modes(terminal)
+    child = start_on(terminal, args, hook, env)
     output = bytearray()
     since = 0
     typed = 0
@@ -88,11 +108,7 @@ def run_and_type(args: list[str], steps: list[tuple[str, bytes]], hook: Path, en
                 typed, since, deadline = typed + 1, len(output), time.monotonic() + WAIT
         kept = modes(terminal) == before
     finally:
-        if child.poll() is None:
-            child.kill()
-        child.wait()
-        os.close(controller)
-        os.close(terminal)
+        end(child, controller, terminal)
     assert typed == len(steps)
     return Ended(child.returncode, plain(output.decode(errors="replace")), bytes(output[since:]), kept)
 
@@ -127,17 +143,8 @@ def play_to_the_end_and_quit(args: list[str], hook: Path, env: dict[str, str]) -
     """Run ``parlour ARGS`` on a terminal of 80x24 and play by rule: keep your card when it is your turn, go on
     when a hand is over, and quit (``q``) from the match's results. Then read until the process ends."""
     rules = [("Play again", b"q"), ("See the results", b"\r"), ("Next hand", b"\r"), ("Your turn", b"s")]
-    controller, terminal = pty.openpty()
-    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    child = subprocess.Popen(
-        [sys.executable, "-c", RUN, str(hook), *args],
-        stdin=terminal,
-        stdout=terminal,
-        stderr=terminal,
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-    )
+    controller, terminal = terminal_of_80x24()
+    child = start_on(terminal, args, hook, env)
     output = bytearray()
     since = 0
     quit_typed = False
@@ -163,11 +170,7 @@ def play_to_the_end_and_quit(args: list[str], hook: Path, env: dict[str, str]) -
                         rules = rules[:1]
                     break
     finally:
-        if child.poll() is None:
-            child.kill()
-        child.wait()
-        os.close(controller)
-        os.close(terminal)
+        end(child, controller, terminal)
     assert quit_typed, "the match never ended"
     return Ended(child.returncode, plain(output.decode(errors="replace")), bytes(output[since:]), True)
 
