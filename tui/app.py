@@ -29,6 +29,7 @@ from engine.registry import difficulties, get_entry
 from tui.app_settings import KeepsSettings, is_settings_screen
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain, PlayConfig, StartGame
+from tui.notices import KeepsNotices
 from tui.screen_styles import StylePaths, app_css_path, first_css_path
 from tui.screens.confirm import ConfirmScreen, Navigation, navigation_commands
 from tui.screens.session_screen import SessionScreen
@@ -98,7 +99,7 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1_000_000)
 
 
-class ParlourApp(Navigation, KeepsSettings, App[None]):
+class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
     TITLE = "Parlour"
     CSS_PATH: ClassVar[StylePaths] = app_css_path()  # and each screen's own CSS_PATH, when shown
     BINDINGS: ClassVar[list[BindingType]] = [

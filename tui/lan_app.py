@@ -23,6 +23,7 @@ from tui.app_settings import KeepsSettings, is_settings_screen
 from tui.games import screen_class
 from tui.lan_records import keep_lan_records
 from tui.messages import MainMenu, PlayAgain
+from tui.notices import KeepsNotices
 from tui.screen_styles import StylePaths, app_css_path, first_css_path
 from tui.screens.confirm import ChoiceScreen, ConfirmScreen, Navigation, Where, navigation_commands, table_in_stack
 from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from engine.lan.hosting import HostThread
 
 
-class LanApp(Navigation, KeepsSettings, App[None]):
+class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
     TITLE = "Parlour"
     CSS_PATH: ClassVar[StylePaths] = app_css_path()  # and each screen's own, when shown
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -11,11 +11,12 @@ from textual.binding import Binding, BindingType
 from engine.records.replays import ReplayCursor
 from engine.records.seen import SeenCursor
 from tui.app_settings import KeepsSettings
+from tui.notices import KeepsNotices
 from tui.screen_styles import StylePaths, app_css_path, first_css_path
 from tui.screens.replay import ReplayScreen, SeenReplayScreen
 
 
-class ReplayApp(KeepsSettings, App[None]):
+class ReplayApp(KeepsSettings, KeepsNotices, App[None]):
     TITLE = "Parlour"
     CSS_PATH: ClassVar[StylePaths] = app_css_path()  # and each screen's own, when shown
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]

@@ -119,7 +119,7 @@ async def test_an_illegal_selection_explains_itself() -> None:
         assert log_lines(table) == lines
         assert len(hand.cards) == len(before.view.hand)
         # Said once, in the status line beside the hand: no toast over the cards repeats it.
-        assert not any("is not a combination" in n.message for n in app._notifications)
+        assert not any("is not a combination" in n for n in app.notices)
 
 
 async def test_hint_selects_a_legal_play() -> None:

@@ -43,7 +43,7 @@ def clock(screen: SessionScreen, seconds: float, *, ran_out: bool = False, seat:
 
 
 def notices(pilot: Pilot) -> list[str]:
-    return [str(n.message) for n in pilot.app._notifications]
+    return list(pilot.app.notices)
 
 
 async def opened(pilot: Pilot) -> SessionScreen:

@@ -4,13 +4,12 @@ time)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets._footer import FooterKey
 
 from tui.widgets.key_footer import KeyFooter
 
@@ -46,8 +45,9 @@ class FooterApp(App[None]):
         self.push_screen(Table())
 
 
-def keys_of(screen: Screen[None]) -> dict[str, FooterKey]:
-    return {key.action: key for key in screen.query(FooterKey)}
+def keys_of(screen: Screen[None]) -> dict[str, Any]:
+    """The footer's keys by action (Textual's FooterKey: its module is private, so found by its CSS type)."""
+    return {key.action: key for key in screen.query("FooterKey")}
 
 
 async def test_keys_are_greyed_in_place_and_rebuilt_only_when_they_change() -> None:

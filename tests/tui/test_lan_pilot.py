@@ -236,7 +236,7 @@ async def test_chat_at_the_table_and_the_turn_clock(server: ServerThread) -> Non
             assert await wait_for(pilot, at_table, tries=6000)
 
             def told() -> bool:
-                return any("then a bot plays it for you" in str(n.message) for n in app._notifications)
+                return any("then a bot plays it for you" in n for n in app.notices)
 
             assert await wait_for(pilot, told, tries=6000), "no word of the turn clock"
             # Nobody presses anything: the clock plays both seats, and Ann's seat stays hers.
@@ -274,7 +274,7 @@ async def test_a_player_who_drops_is_told_about_at_the_table() -> None:
             cleo._loop.call_soon_threadsafe(writer.transport.abort)  # her network fails
 
             def told(words: str) -> bool:
-                return any(words in str(n.message) for n in app._notifications)
+                return any(words in n for n in app.notices)
 
             assert await wait_for(pilot, lambda: told("Cleo lost the connection"), tries=1000)
             assert await wait_for(pilot, lambda: told("a bot plays their seat until they return"), tries=1000)
@@ -330,7 +330,7 @@ async def test_the_turn_clock_on_screen_over_the_lan(server: ServerThread) -> No
             assert hers and all("for them" in line for line in hers), lines
             log = next(s for s in app.screen_stack if isinstance(s, SessionScreen)).query_one(EventLog)
             assert not any(line.startswith(("You play", "You pass")) for line in log.lines_written)
-            told = [str(n.message) for n in app._notifications if "then a bot plays it for you" in str(n.message)]
+            told = [n for n in app.notices if "then a bot plays it for you" in n]
             assert 1 <= len(told) <= len(mine) + 1, told
     finally:
         cleo.close()
@@ -363,7 +363,7 @@ async def test_a_spectator_over_the_lan_sees_the_clock_and_leaves_unasked(server
             }
             assert await wait_for(pilot, lambda: bool(clock_lines(app)), tries=1000)
             assert clock_lines(app)[0].startswith("The clock ran out for Cleo: a bot ")
-            assert not [n for n in app._notifications if "Your move" in str(n.message)]
+            assert not [n for n in app.notices if "Your move" in n]
             await pilot.press("m")
             assert await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann.table is None)
             assert not any(isinstance(screen, ConfirmScreen) for screen in app.screen_stack)

@@ -160,7 +160,7 @@ async def test_a_key_greyed_in_the_footer_is_refused_once_in_the_status_line() -
         assert "draw" in (table.refusal or "").lower()
         assert table.refusal in table.status_text
         assert table.session.snapshot() == before
-        assert not app._notifications, "the refusal was repeated in a toast"
+        assert not app.notices, "the refusal was repeated in a toast"
 
 
 class LastHand(RoundOverScreen):

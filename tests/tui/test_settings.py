@@ -39,7 +39,7 @@ SYMBOLS = "♠♥♦♣"
 
 
 def notices(app: ParlourApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return list(app.notices)
 
 
 def one_sentence(text: str) -> bool:
@@ -239,9 +239,12 @@ async def choose(pilot: object, selector: str, label: str) -> None:
     select.focus()
     await pilot.pause()
     await pilot.press("enter")
-    labels = [str(prompt) for prompt, _ in select._options]
+    shown = select.query_one(OptionList)  # the list it opens, the current option highlighted
+    assert await wait_for(pilot, lambda: shown.has_focus and shown.highlighted is not None)
+    labels = [str(shown.get_option_at_index(i).prompt) for i in range(shown.option_count)]
     wanted = next(i for i, text in enumerate(labels) if text.startswith(label))
-    current = next(i for i, (_, value) in enumerate(select._options) if value == select.value)
+    current = shown.highlighted
+    assert current is not None
     for _ in range(abs(wanted - current)):
         await pilot.press("down" if wanted > current else "up")
     await pilot.press("enter")

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from engine.session import Session
 from tui.games import screen_class
 from tui.messages import MainMenu
+from tui.notices import KeepsNotices
 from tui.screen_styles import StylePaths, app_css_path
 from tui.screens.confirm import Navigation
 from tui.screens.session_screen import SessionScreen
@@ -63,7 +64,7 @@ async def settled(pilot: Pilot) -> bool:
     return await wait_for(pilot, titled)
 
 
-class TableApp(Navigation, App[None]):
+class TableApp(Navigation, KeepsNotices, App[None]):
     """The smallest app around one table screen for ``session`` (a seat's or a spectator's), its chains unpaced;
     ``left`` records where the table asked to go (``m`` posts MainMenu)."""
 
