@@ -1,5 +1,5 @@
-"""No patches: Parlour's own code (engine/ and tui/) never changes the standard library or a dependency, and never
-uses their private (underscore) names.
+"""No patches: Parlour's own code (engine/ and tui/, and its tests and benchmarks) never changes the standard
+library or a dependency, and never uses their private (underscore) names.
 
 Read from the source (ast), each module on its own:
 
@@ -30,6 +30,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 OURS = ("engine", "tui")
 """Parlour's packages: anything imported from elsewhere is the standard library's or a dependency's."""
+READ = (*OURS, "tests", "benchmarks")
+"""The folders whose code is checked: the product's, and what tests and measures it."""
+LOCAL = frozenset(
+    p.stem if p.suffix == ".py" else p.name
+    for folder in ("tests", "benchmarks")
+    for p in (ROOT / folder).rglob("*")
+    if (p.suffix == ".py" or (p / "__init__.py").exists()) and "__pycache__" not in p.parts
+)
+"""The modules of the tests and benchmarks (imported by their own names: ``tui_helpers``, ``parlour_bench``)."""
 
 
 class Allowed(NamedTuple):
@@ -72,6 +81,17 @@ ALLOW: tuple[Allowed, ...] = (
     ),
 )
 
+ALLOW += (
+    Allowed(
+        "benchmarks/parlour_bench/app.py",
+        "attribute",
+        "_exit",
+        "os._exit in the forked child whose exec failed, the one use the documentation of os gives it (the parent's "
+        "exit handlers and buffers must not run twice); measurement code, not the product",
+        "the standard library (no version to check)",
+    ),
+)
+
 ENUM_API = "the documented API of enum (its _sunder_ names: a member's value, the hook for values not found)"
 
 for _name in ("_replace", "_asdict", "_fields", "_make", "_field_defaults"):
@@ -88,8 +108,8 @@ def is_private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
-def sources() -> list[Path]:
-    return sorted(p for package in OURS for p in (ROOT / package).rglob("*.py") if "__pycache__" not in p.parts)
+def sources(folders: tuple[str, ...] = READ) -> list[Path]:
+    return sorted(p for folder in folders for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts)
 
 
 def rel(path: Path) -> str:
@@ -97,7 +117,8 @@ def rel(path: Path) -> str:
 
 
 def is_ours(module: str) -> bool:
-    return module.split(".")[0] in OURS or module in TESTED_HERE
+    first = module.split(".")[0]
+    return first in OURS or first in LOCAL or module in TESTED_HERE
 
 
 TESTED_HERE = {"fake_screens"}
@@ -241,6 +262,20 @@ def problems_in(path: str, tree: ast.Module, ours: set[str]) -> Iterator[Problem
             name = node.args[1].value
             if is_private(name) and name not in ours and not allowed(path, "attribute", name):
                 yield Problem(where, f"{node.func.id}(..., {name!r}) (no {name} of Parlour's)")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr", "setattr", "delattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.JoinedStr)
+            and node.args[1].values
+            and isinstance(first := node.args[1].values[0], ast.Constant)
+            and isinstance(first.value, str)
+            and first.value.startswith("_")
+        ):
+            prefix = first.value  # f"_{x}": a private name made at run time; Parlour's if ours start so
+            if not any(name.startswith(prefix) for name in ours) or prefix.startswith("__"):
+                yield Problem(where, f"{node.func.id}(..., {ast.unparse(node.args[1])}) (no {prefix}… of Parlour's)")
 
 
 def source_problems(paths: list[Path]) -> list[Problem]:
@@ -327,7 +362,7 @@ def test_no_module_of_parlour_patches_or_uses_private_names() -> None:
 
 
 def test_no_class_of_parlour_overrides_a_private_attribute_of_a_dependency() -> None:
-    modules = [module_name(p) for p in sources() if module_name(p) not in NOT_IMPORTED]
+    modules = [module_name(p) for p in sources(OURS) if module_name(p) not in NOT_IMPORTED]
     problems = override_problems(classes_of(modules))
     assert not problems, "\n".join(map(str, problems))
 
@@ -359,6 +394,8 @@ BAD = {
     "private name": "from re import _compiler\n",
     "private attribute": "import os\nos._exit(0)\n",
     "foreign self attribute": "class A:\n    def f(self):\n        return self._driver\n",
+    "getattr private": "import textual.app\ngetattr(textual.app.App, '_close_all')\n",
+    "getattr made private": "def f(app, x):\n    return getattr(app, f'_close_{x}')\n",
 }
 
 
