@@ -1243,10 +1243,12 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         return events + self.start_deal()
 
     def _view(self, seat: int | None) -> Big2View:
-        """Deferred (see :class:`~engine.game.Deferred`): this takes a snapshot of plain values, and the cards are
-        worked out only if someone reads the view."""
+        """Deferred (see :class:`~engine.game.Deferred`): this takes a snapshot of the seat's share in plain values
+        (its own hand's mask, the others' counts, the public table, log and cards played), and the cards are worked
+        out only if someone reads the view."""
         progress = self.progress
         core = self._core
+        hands = core.hands
         view: Big2View = _new_object(Big2View)  # Big2View.deferred, inline (the view has no field with a default)
         table_seat = core.table_seat
         view.__dict__["_build"] = (
@@ -1257,7 +1259,8 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
                 self.options,
                 progress.round,
                 progress.dealer,
-                tuple(core.hands),
+                hands[seat] if seat is not None else 0,
+                tuple(map(int.bit_count, hands)),
                 core.table,
                 None if table_seat < 0 else table_seat,
                 tuple(core.passed),
@@ -1315,7 +1318,8 @@ def _view_fields(
     options: Big2Options,
     deal: int,
     dealer: int,
-    hands: tuple[int, ...],
+    hand: int,
+    counts: tuple[int, ...],
     table: Combo | None,
     table_seat: int | None,
     passed: tuple[bool, ...],
@@ -1329,7 +1333,8 @@ def _view_fields(
     last_deal: DealOver | None,
     over: bool,
 ) -> dict[str, Any]:
-    """A :class:`Big2View`'s fields from the snapshot :meth:`Big2State._view` took."""
+    """A :class:`Big2View`'s fields from the snapshot :meth:`Big2State._view` took (``hand``: the seat's own
+    cards as a mask, none for a spectator)."""
     enc = _ENCODINGS[options.suits]
     to_card = enc.to_card
     return {
@@ -1338,8 +1343,8 @@ def _view_fields(
         "options": options,
         "deal": deal,
         "dealer": dealer,
-        "hand": enc.cards(hands[seat]) if seat is not None else (),
-        "counts": tuple(h.bit_count() for h in hands),
+        "hand": enc.cards(hand) if hand else (),
+        "counts": counts,
         "table": TablePlay(table.cards, table.kind) if table is not None else None,
         "table_seat": table_seat,
         "passed": passed,
