@@ -424,17 +424,9 @@ def deck_of(players: int) -> list[Card]:
     return standard_deck() * (1 if players <= 2 else 2)
 
 
-def _view_fields(
-    layouts: tuple[tuple[Card, ...], ...], face_up: tuple[tuple[bool, ...], ...], discard: tuple[Card, ...]
-) -> dict[str, Any]:
-    """The fields of a :class:`TrashView` that :meth:`TrashState._view` left to be worked out when read."""
-    return {
-        "layouts": tuple(
-            tuple(card if up else None for card, up in zip(layout, ups, strict=True))
-            for layout, ups in zip(layouts, face_up, strict=True)
-        ),
-        "discard": discard,
-    }
+def _view_fields(layouts: tuple[tuple[Card | None, ...], ...], discard: tuple[Card, ...]) -> dict[str, Any]:
+    """The fields of a :class:`TrashView` that :meth:`TrashState._view` left to be put in when read."""
+    return {"layouts": layouts, "discard": discard}
 
 
 @dataclass
@@ -688,12 +680,16 @@ class TrashState(GameState[TrashOptions, TrashView, TrashAction]):
 
     # -- views and copies ----------------------------------------------------------------------------------------
     def _view(self, seat: int | None) -> TrashView:
-        """Deferred (see :class:`~engine.game.Deferred`): the layouts and the discard pile are copied now (at C
-        speed) and shown face up or down only if someone reads the view."""
+        """Deferred (see :class:`~engine.game.Deferred`), holding only public cards: the layouts are shown face up
+        or down now (a face-down card is in no view, not even its owner's), the discard pile copied."""
+        face_up = self.face_up
+        shown = []
+        for owner, layout in enumerate(self.layouts):  # not zip(..., strict=True): its keyword is dear here
+            ups = face_up[owner]
+            shown.append(tuple([card if ups[i] else None for i, card in enumerate(layout)]))
         return TrashView.deferred(
             _view_fields,
-            tuple(map(tuple, self.layouts)),
-            tuple(map(tuple, self.face_up)),
+            tuple(shown),
             tuple(self.discard),
             seat=seat,
             players=self.players,
