@@ -599,8 +599,8 @@ class ChaseState(GameState[ChaseOptions, ChaseView, ChaseAction]):
 
     # -- views -----------------------------------------------------------------------------------------------
     def _view(self, seat: int | None) -> ChaseView:
-        """Deferred (see :class:`~engine.game.Deferred`): a snapshot of plain values now, sorted and worked out
-        only if someone reads the view."""
+        """Deferred (see :class:`~engine.game.Deferred`): a snapshot of plain values now, only what the seat knows
+        (its own card among them), sorted and worked out only if someone reads the view."""
         k = self.knowledge[self.players if seat is None else seat] if self.knowledge else Knowledge()
         to_move = self.to_move
         return ChaseView.deferred(
@@ -619,7 +619,6 @@ class ChaseState(GameState[ChaseOptions, ChaseView, ChaseAction]):
             tuple(k.known.items()),
             frozenset(k.not_king),
             tuple(k.gone),
-            self._card(seat) if seat is not None and seat == to_move else None,
             self.winner,
         )
 
@@ -692,14 +691,15 @@ def _view_fields(
     known: tuple[tuple[int, Card], ...],
     not_king: frozenset[int],
     gone: tuple[Card, ...],
-    card: Card | None,
     winner: int | None,
 ) -> dict[str, Any]:
-    """A :class:`ChaseView`'s fields from the snapshot :meth:`ChaseState._view` took (``card``: the seat's own
-    card when it is to move, from which its legal actions follow)."""
+    """A :class:`ChaseView`'s fields from the snapshot :meth:`ChaseState._view` took (the seat's legal actions
+    follow from its own card, which it knows, when it is to move)."""
     legal: tuple[ChaseAction, ...] = ()
+    holders = dict(known)
+    card = holders.get(seat) if seat is not None and seat == to_move else None
     if seat is not None and card is not None:  # ChaseState.legal_actions, on the snapshot
-        shown = dict(known).get(left_of(seat, lives))
+        shown = holders.get(left_of(seat, lives))
         king_left = options.kings_face_up and shown is not None and shown.rank is Rank.KING
         legal = tuple(_legal(seat, dealer, card, options, king_left))
     return {
