@@ -45,8 +45,11 @@ class Deferred:
     an instance that holds only ``build`` and the arguments it needs; the first read of any field calls
     ``build(*args)`` once, which returns every field by name. The arguments must be a snapshot (numbers, tuples,
     frozen objects) taken when the view is asked for, never the live state, so the view shows that moment however
-    late it is read and from whichever thread. Equality, ``repr``, the codec, ``copy`` and pickling all read the
-    fields, so a deferred view cannot be told from one built at once.
+    late it is read and from whichever thread. They hold only the seat's own share, as the fields do: its own
+    cards, the others' counts, public cards and the public log (a spectator: public information only), never a
+    card the seat may not see, since any code handed the view can reach them (``tests/engine/test_view_probe.py``
+    walks everything a view holds). Equality, ``repr``, the codec, ``copy`` and pickling all read the fields, so a
+    deferred view cannot be told from one built at once.
     """
 
     @classmethod
