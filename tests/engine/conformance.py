@@ -149,6 +149,10 @@ class Plug:
     sending every seat the full events, would leak nothing)."""
     leak_in_view: Callable[[Any], None] | None = None
     """The same for views (the default gives a spectator seat 0's view, which leaks nothing where all is public)."""
+    hidden_masks: Callable[[Any, int | None, set[str]], Iterable[int]] | None = None
+    """For a game that packs cards into numbers (Big Two's bitmasks): given the state, a seat (None: a spectator)
+    and the card texts its witness says it may see, the numbers that stand for cards it may not see (another
+    seat's hand); tests/engine/test_view_probe.py finds none of them reachable from that seat's view."""
 
 
 def _plugs() -> dict[str, Plug]:
@@ -658,6 +662,15 @@ class Big2Witness(RoundWitness):
             self.carry = {str(c) for c in shown}
 
 
+def _big2_hidden_masks(state: Any, seat: int | None, allowed: set[str]) -> list[int]:
+    """The bitmasks of the hands (and, with two players, the cards set aside) that hold a card ``seat`` may not
+    see. A mask below 2**16 (only 3s to 6s) is left out: it could be a count or a total by chance."""
+    masks = [mask for other, mask in enumerate(state.hands) if other != seat]
+    if state.players == 2:
+        masks.append(state.set_aside)
+    return [mask for mask in masks if mask >= 1 << 16 and not {str(card) for card in state.enc.cards(mask)} <= allowed]
+
+
 class TrashWitness(RoundWitness):
     """Trash (RULES.md §2): nothing is private to a seat, and the face-down cards and the stock's order are hidden
     from everybody. A card becomes known to all when it is drawn, turned over (picked up from a slot) or turned up
@@ -722,7 +735,7 @@ class RankWitness(RoundWitness):
 
 PLUGS: dict[str, Plug] = {
     "chase": Plug(ChaseWitness, max_actions=60, totals=lambda players: (2,) * players),
-    "big2": Plug(Big2Witness, max_actions=110, deals=2),
+    "big2": Plug(Big2Witness, max_actions=110, deals=2, hidden_masks=_big2_hidden_masks),
     "trash": Plug(
         TrashWitness,
         max_actions=150,
