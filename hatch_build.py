@@ -1,20 +1,20 @@
 """Hatchling build hook: compile Big Two's move core with mypyc when the wheel is built (``pip install``).
 
-``engine/games/big2_core.py`` is plain Python that mypyc can compile. This hook compiles a copy of it, named
-``engine.games._big2_native`` and stamped with the CRC-32 and length of the source it came from (``SOURCE_STAMP``),
-and puts the extension modules inside the ``engine`` package, beside the source. :mod:`engine.games.big2` uses the
-compiled copy only when that stamp matches the source beside it, so an edited source is never played by a stale
+``engine/games/big2/core.py`` is plain Python that mypyc can compile. This hook compiles a copy of it, named
+``engine.games.big2._native`` and stamped with the CRC-32 and length of the source it came from (``SOURCE_STAMP``),
+and puts the extension modules inside the ``engine`` package, beside the source. :mod:`engine.games.big2.rules` uses
+the compiled copy only when that stamp matches the source beside it, so an edited source is never played by a stale
 build: it runs as plain Python until the next install.
 
 Two wheels come from one source:
 
-- compiled (the default): the extension modules in ``engine/games/``, tagged for this interpreter and platform
+- compiled (the default): the extension modules in ``engine/games/big2/``, tagged for this interpreter and platform
   (``cp311-cp311-linux_x86_64``, say), so one is built per Python;
 - pure Python, ``py3-none-any``: with ``PARLOUR_NATIVE=0`` in the environment, or by itself, with a warning, where
   nothing can be compiled (no C compiler, no Python headers, mypyc failing). The engine plays the same games.
 
 An editable install (``pip install -e .``) runs from the source tree, so the hook builds the extension modules in
-place, in ``engine/games/`` (ignored by git, left out of the sdist and of the wheels, whose own copy is built for
+place, in ``engine/games/big2/`` (ignored by git, left out of the sdist and of the wheels, whose own copy is built for
 them). Their file names carry the interpreter's tag, so one checkout serves several Pythons' editable installs.
 
 mypyc comes with mypy (a build requirement, see ``pyproject.toml``): it compiles our own typed Python, so the engine
@@ -36,10 +36,11 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-SOURCE = Path("engine", "games", "big2_core.py")
-PACKAGE = Path("engine", "games")
-MODULE = "_big2_native"
-"""The compiled copy's name inside ``engine.games`` (``engine.games.big2.NATIVE_MODULE`` names it in full)."""
+SOURCE = Path("engine", "games", "big2", "core.py")
+PACKAGE = Path("engine", "games", "big2")
+MODULE = "_native"
+"""The compiled copy's name inside ``engine.games.big2`` (``engine.games.big2.rules.NATIVE_MODULE`` names it in
+full)."""
 SETUP = (
     "from setuptools import setup\n"
     "from mypyc.build import mypycify\n"
@@ -65,12 +66,12 @@ def compile_core(root: Path, work: Path) -> list[Path]:
     """Compile ``root``'s move core in ``work``: the extension modules built (raises RuntimeError on failure)."""
     check_compiler()
     text = (root / SOURCE).read_bytes()
-    # As engine.games.big2.source_stamp takes it (this hook does not import the engine).
+    # As engine.games.big2.rules.source_stamp takes it (this hook does not import the engine).
     stamp = f'\n\nSOURCE_STAMP: Final = "{zlib.crc32(text):08x}-{len(text)}"\n"""The source\'s CRC-32 and length."""\n'
     package = work / PACKAGE
     package.mkdir(parents=True)
-    for directory in (work / PACKAGE.parent, package):  # empty packages, so that mypyc names the module in full
-        (directory / "__init__.py").write_text("")
+    for depth in range(1, len(PACKAGE.parts) + 1):  # empty packages, so that mypyc names the module in full
+        (work / Path(*PACKAGE.parts[:depth]) / "__init__.py").write_text("")
     (package / f"{MODULE}.py").write_bytes(text + stamp.encode())
     (work / "setup.py").write_text(SETUP)
     try:

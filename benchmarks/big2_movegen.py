@@ -13,7 +13,7 @@ import argparse
 
 from parlour_bench.movegen import fast_plays, naive_plays, play_games, random_hands, situations, time_calls
 
-from engine.games.big2 import ComboCache
+from engine.games.big2.rules import ComboCache
 
 
 def main() -> None:

@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from engine.bots.big2 import HardBig2Bot
+from engine.games.big2.bots import HardBig2Bot
 from engine.table import Table
 
 

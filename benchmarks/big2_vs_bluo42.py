@@ -16,7 +16,7 @@ Three loops play whole one-deal games, game ``i`` from seed ``seed + i`` in ever
   ``state.apply(seat, action)`` until ``state.is_over``, the same policy (``legal_actions`` holds the pass when
   one may pass).
 - **Parlour engine, plain core**: the same, with Big Two's move core as plain Python
-  (:mod:`engine.games.big2_core`, what runs where ``pip install`` could not compile it).
+  (:mod:`engine.games.big2.core`, what runs where ``pip install`` could not compile it).
 - **Parlour Table**: what ``parlour simulate`` and the app run: ``Table.create("big2", 4, seed=...,
   bots=["easy"] * 4, deals=1)`` then ``table.run()``. ``easy`` is Big Two's ``EasyBig2Bot``: a uniformly random
   play, or a pass a quarter of the time when passing is allowed; each decision gets its own seeded RNG and the
@@ -46,8 +46,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.games import big2, big2_core
-from engine.games.big2 import DEFAULT_OPTIONS, Big2Game
+from engine.games.big2 import core as big2_core
+from engine.games.big2 import rules as big2
+from engine.games.big2.rules import DEFAULT_OPTIONS, Big2Game
 from engine.table import Table
 
 MIRROR = Path("/work/.mirror/bluo42+big2-ai/repo")

@@ -85,8 +85,12 @@ _RANDOM = "engine.bots:RandomBot"
 LISTINGS: tuple[Listing, ...] = (
     Listing(
         "chase",
-        "engine.games.chase:ChaseGame",
-        (("easy", _RANDOM), ("medium", "engine.bots.chase:MediumChaseBot"), ("hard", "engine.bots.chase:HardChaseBot")),
+        "engine.games.chase.rules:ChaseGame",
+        (
+            ("easy", _RANDOM),
+            ("medium", "engine.games.chase.bots:MediumChaseBot"),
+            ("hard", "engine.games.chase.bots:HardChaseBot"),
+        ),
         (
             ("screw", "screw", "Screw Your Neighbor", ("screw-your-neighbor", "syn")),
             ("chase", "chase", "Chase the Ace", ("chase-the-ace", "cta")),
@@ -95,26 +99,34 @@ LISTINGS: tuple[Listing, ...] = (
     ),
     Listing(
         "big2",
-        "engine.games.big2:Big2Game",
+        "engine.games.big2.rules:Big2Game",
         (
-            ("easy", "engine.bots.big2:EasyBig2Bot"),
-            ("medium", "engine.bots.big2:MediumBig2Bot"),
-            ("hard", "engine.bots.big2:HardBig2Bot"),
+            ("easy", "engine.games.big2.bots:EasyBig2Bot"),
+            ("medium", "engine.games.big2.bots:MediumBig2Bot"),
+            ("hard", "engine.games.big2.bots:HardBig2Bot"),
         ),
         (("big2", None, "Big Two", ("big-two", "bigtwo", "deuces", "capsa")),),
         (2, 4, 4),
     ),
     Listing(
         "trash",
-        "engine.games.trash:TrashGame",
-        (("easy", _RANDOM), ("medium", "engine.bots.trash:MediumTrashBot"), ("hard", "engine.bots.trash:HardTrashBot")),
+        "engine.games.trash.rules:TrashGame",
+        (
+            ("easy", _RANDOM),
+            ("medium", "engine.games.trash.bots:MediumTrashBot"),
+            ("hard", "engine.games.trash.bots:HardTrashBot"),
+        ),
         (("trash", None, "Trash", ()),),
         (2, 2, 4),
     ),
     Listing(
         "rank",
-        "engine.games.rank:RankGame",
-        (("easy", _RANDOM), ("medium", "engine.bots.rank:MediumRankBot"), ("hard", "engine.bots.rank:HardRankBot")),
+        "engine.games.rank.rules:RankGame",
+        (
+            ("easy", _RANDOM),
+            ("medium", "engine.games.rank.bots:MediumRankBot"),
+            ("hard", "engine.games.rank.bots:HardRankBot"),
+        ),
         (("rank", None, "Rank", ("ранг", "rang")),),
         (2, 4, 10),
     ),

@@ -1,10 +1,10 @@
 """A Session is all a player's screen knows of a table: one seat's snapshot, submit, and that seat's events.
 
-The same :class:`Session` protocol is met by a seat at a host in this process (:mod:`engine.lan.session`) and, over
-the LAN, by a network connection: the UI has one code path for both. A session can only ever act for its own seat
-and only ever receives what that seat may see.
+The same :class:`Session` protocol is met by a seat at a host in this process (:mod:`engine.play.local_sessions`)
+and, over the LAN, by a network connection: the UI has one code path for both. A session can only ever act for its
+own seat and only ever receives what that seat may see.
 
->>> from engine.lan.host import TableHost
+>>> from engine.play.table_host import TableHost
 >>> from engine.table import Table
 >>> host = TableHost(Table.create("screw", players=3, seed=4, bots=[None, "easy", "easy"]))
 >>> session = host.connect(0)

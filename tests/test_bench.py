@@ -21,7 +21,7 @@ from parlour_bench import app, engine, lan, runner
 from parlour_bench.measure import Row, alternate, medians, percentile, rate
 from parlour_bench.movegen import fast_plays, naive_plays, random_hands, situations
 
-from engine.games import big2
+from engine.games.big2 import rules as big2
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_MODULES = {"benchmarks", "parlour_bench", "bench"}

@@ -116,7 +116,7 @@ def file_imports(module: str, files: Mapping[str, Path]) -> dict[str, int]:
 def import_graph() -> tuple[dict[str, dict[str, int]], dict[str, Path]]:
     """Module -> {module of ours it imports: line}.
 
-    Importing ``engine.games.chase`` runs ``engine/games/__init__.py`` first, but a package that imports its own
+    Importing ``engine.games.chase.rules`` runs ``engine/games/__init__.py`` first, but a package that imports its own
     submodules is not a circle: only the module named is an edge.
     """
     files = source_files()
@@ -214,8 +214,8 @@ def test_the_reader_sees_function_imports_and_skips_type_checking() -> None:
         "    import engine.games\n"
         "    importlib.import_module('engine.simulate')\n"
     )
-    found = imports_of(source, "engine.lan.host", modules={"engine.codec", "engine.lan.table"})
-    assert {"engine.codec", "engine.lan.table", "engine.events", "engine.games", "engine.simulate"} <= set(found)
+    found = imports_of(source, "engine.play.table_host", modules={"engine.codec", "engine.play.table"})
+    assert {"engine.codec", "engine.play.table", "engine.events", "engine.games", "engine.simulate"} <= set(found)
     assert "engine" not in found  # ``from engine import codec`` imports the module engine.codec
     assert not {"engine.bots", "tui.app"} & set(found)
     assert found["engine.games"] == 13

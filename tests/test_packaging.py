@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SUITE_READS = ("engine", "tui", "tests", "docs", "styles", "examples", "benchmarks", ".ci")
 """The folders the suite imports, reads or runs (README.md and the top-level files besides)."""
 TOP_FILES = ("README.md", "LICENSE", "pyproject.toml", "hatch_build.py", ".gitignore")
-NATIVE = "_big2_native"
+NATIVE = "_native"
 HAS_COMPILER = shutil.which("cc") is not None or shutil.which("gcc") is not None
 
 
@@ -124,7 +124,7 @@ def test_each_wheel_holds_the_packages_styles_license_types_and_entry_point(
     names = _wheel_names(built)
     styles = sorted(n for n in names if n.startswith("tui/styles/") and n.endswith(".tcss"))
     assert {Path(n).name for n in styles} == {p.name for p in (ROOT / "styles").glob("*.tcss")}
-    assert "engine/games/chase.py" in names and "engine/games/big2_core.py" in names and "tui/cli.py" in names
+    assert "engine/games/chase/rules.py" in names and "engine/games/big2/core.py" in names and "tui/cli.py" in names
     assert "engine/py.typed" in names
     tops = {n.split("/", 1)[0] for n in names}
     assert tops == {"engine", "tui", _dist_info_dir(built)}, tops  # no module at the top of site-packages
@@ -170,7 +170,7 @@ def test_the_pythons_claimed_are_the_pythons_ci_tries() -> None:
 def _core_kind(site: Path, cwd: Path) -> str:
     env = dict(os.environ, PYTHONPATH=str(site))
     env.pop("PARLOUR_NATIVE", None)
-    code = "import engine.games.big2 as b; print(b.CORE_KIND)"
+    code = "import engine.games.big2.rules as b; print(b.CORE_KIND)"
     result = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()
@@ -196,9 +196,9 @@ def test_the_installed_app_finds_its_styles(wheel: Path, tmp_path: Path) -> None
 def test_the_compiled_wheel_holds_the_core_inside_engine_and_uses_it_only_with_its_source(
     wheel: Path, tmp_path: Path
 ) -> None:
-    """The build hook (hatch_build.py) compiles engine/games/big2_core.py with mypyc where there is a C compiler
-    (this machine kind has one) into engine/games/; the installed engine uses the compiled module, and stops using it
-    once the source beside it is not the one it was compiled from."""
+    """The build hook (hatch_build.py) compiles engine/games/big2/core.py with mypyc where there is a C compiler
+    (this machine kind has one) into engine/games/big2/; the installed engine uses the compiled module, and stops
+    using it once the source beside it is not the one it was compiled from."""
     names = _wheel_names(wheel)
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
@@ -207,12 +207,12 @@ def test_the_compiled_wheel_holds_the_core_inside_engine_and_uses_it_only_with_i
         assert _core_kind(site, tmp_path) == "plain Python (no compiled core was built at install)"
         return
     compiled = [n for n in names if n.endswith((".so", ".pyd"))]
-    assert compiled and all(n.startswith(f"engine/games/{NATIVE}") for n in compiled), compiled
+    assert compiled and all(n.startswith(f"engine/games/big2/{NATIVE}") for n in compiled), compiled
     python = f"cp{sys.version_info.major}{sys.version_info.minor}"
     assert re.fullmatch(rf"parlour-[^-]+-{python}-{python}-[a-z0-9_]+\.whl", wheel.name), wheel.name
     assert "Root-Is-Purelib: false" in _dist_info(wheel, "WHEEL").splitlines()
     assert _core_kind(site, tmp_path) == "compiled with mypyc"
-    with (site / "engine" / "games" / "big2_core.py").open("a") as source:
+    with (site / "engine" / "games" / "big2" / "core.py").open("a") as source:
         source.write("# edited after the build\n")
     assert _core_kind(site, tmp_path).startswith("plain Python (the compiled core comes from another source")
 

@@ -21,9 +21,9 @@ from textual.screen import Screen
 
 from engine.errors import ParlourError
 from engine.events import Event
-from engine.lan.decider import ProcessDecider
-from engine.lan.host import TableHost
 from engine.match import MatchOver
+from engine.play.bot_process import ProcessDecider
+from engine.play.table_host import TableHost
 from engine.records.paths import autosave_path
 from engine.registry import difficulties, get_entry
 from tui.app_settings import KeepsSettings, is_settings_screen

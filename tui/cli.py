@@ -28,8 +28,8 @@ from engine.table import MAX_SEED, check_seed
 if TYPE_CHECKING:
     from textual.app import App
 
-    from engine.lan.hosting import HostThread
-    from engine.lan.net_session import NetworkSession
+    from engine.lan.lan_host import HostThread
+    from engine.lan.remote_session import NetworkSession
 
 _KEYS = [entry.key for entry in ENTRIES]
 GAMES_HELP = f"{' or '.join(filter(None, [', '.join(_KEYS[:-1]), _KEYS[-1]]))} (listed below, with their aliases)"
@@ -735,10 +735,22 @@ def _host_passwords(args: argparse.Namespace) -> tuple[str | None, str | None]:
     return lan, password_from(args.ssh_password, args.ssh_password_file, "--ssh-password-file", SSH_PASSWORD_ENV)
 
 
+def guest_command() -> tuple[str, ...]:
+    """What an SSH guest of ``parlour host`` runs: ``parlour join`` in this interpreter (the host adds where to join
+    and the guest's name: :class:`~engine.lan.lan_host.HostSettings`). The engine never starts the UI itself."""
+    return (sys.executable, "-m", "tui", "join")
+
+
+def headless_command() -> tuple[str, ...]:
+    """What a ``parlour host`` that goes on in the background runs: ``parlour host --headless`` in this
+    interpreter (the host adds its settings' options: :func:`~engine.lan.lan_host.background_command`)."""
+    return (sys.executable, "-m", "tui", "host", "--headless")
+
+
 def _host(args: argparse.Namespace) -> int:
     """``parlour host``: a LAN host on a thread of its own and its lobby for you; with ``--headless`` the server
     alone, logging to stderr, until Ctrl+C or SIGTERM (status 0)."""
-    from engine.lan.hosting import HostingError, HostSettings, HostThread, run_headless
+    from engine.lan.lan_host import HostingError, HostSettings, HostThread, run_headless
     from engine.records.paths import host_dir
 
     args.password, args.ssh_password = _host_passwords(args)
@@ -761,6 +773,8 @@ def _host(args: argparse.Namespace) -> int:
         ssh_password=args.ssh_password,
         ssh_keys=keys,
         keep=None if args.no_keep else host_dir(),
+        guest_command=guest_command(),
+        headless_command=headless_command(),
     )
     import logging
 
@@ -847,7 +861,7 @@ def _connect(host: str, port: int, name: str, password: str | None) -> NetworkSe
     """A session at the host, back in this player's seat when a token kept from an earlier connection (a crash, a
     lost network) still holds; a name that is of a player away from a seat there asks the table to let it back in.
     Each welcome's token is kept on disk (:mod:`engine.lan.tokens`)."""
-    from engine.lan.net_session import HostRefusal, NetworkSession
+    from engine.lan.remote_session import HostRefusal, NetworkSession
     from engine.lan.tokens import forget_token, keep_token, kept_token
     from engine.records.paths import one_line
 

@@ -4,7 +4,7 @@ The engine's events and views carry data (seats, cards, codes); the words a play
 ``describe(event, names, me)`` is pure: it reads only the event (as the seat ``me`` received it, maybe redacted),
 the seat names and, when given, the table's options and the pot. ``None`` means the event is not worth a line.
 
->>> from engine.games.chase import Stayed
+>>> from engine.games.chase.rules import Stayed
 >>> describe(Stayed(seat=1), ("You", "Ana"), me=0)
 'Ana stayed'
 >>> from engine.match import RoundStarted
@@ -21,7 +21,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.events import Event
-from engine.games.chase import (
+from engine.games.chase.rules import (
     Acted,
     CardDealt,
     DeckSwapped,

@@ -2,7 +2,7 @@
 
 The engine's events carry data (the cards and kind of a play, how a loss was counted); the words are made here.
 
->>> from engine.games.big2 import Passed
+>>> from engine.games.big2.rules import Passed
 >>> describe_big2(Passed(seat=2), ("You", "Ana", "Ben"), me=0)
 'Ben passes'
 >>> from engine.cards import parse_cards
@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.events import Event
-from engine.games.big2 import (
+from engine.games.big2.rules import (
     RANK_PLURAL,
     STRAIGHTS,
     DealOver,

@@ -6,7 +6,7 @@ line of the two ("Ben plays a Joker and names 6"), and remembers each seat's cou
 has just played the last card can be told who they wait on ("Cleo played the last card: waiting on Dev").
 
 >>> from engine.cards import Card
->>> from engine.games.rank import Played, PlayKind
+>>> from engine.games.rank.rules import Played, PlayKind
 >>> describe_rank(Played(seat=1, card=Card.parse("6C"), kind=PlayKind.NORMAL, left=4), ("You", "Ben"), me=0)
 'Ben plays the 6♣'
 >>> rank_word(Rank.QUEEN), a_rank(Rank.EIGHT), a_rank(Rank.ACE), ordinal(2)
@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from engine.cards import Card, Rank
 from engine.events import Event
 from engine.game import Action
-from engine.games.rank import (
+from engine.games.rank.rules import (
     CameBack,
     DealOver,
     DealStarted,

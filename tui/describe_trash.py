@@ -5,7 +5,7 @@ of events, each its own step; :class:`TrashNarrator` joins a card put on a slot 
 one line ("You put the 7♥ on slot 7 and turn up the Q♣"), so the log reads like the table.
 
 >>> from engine.cards import Card
->>> from engine.games.trash import Drew
+>>> from engine.games.trash.rules import Drew
 >>> describe_trash(Drew(seat=1, source="stock", card=Card.parse("7H")), ("You", "Ben"), me=0)
 'Ben draws the 7♥ from the stock'
 """
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from engine.cards import Card
 from engine.events import Event
-from engine.games.trash import (
+from engine.games.trash.rules import (
     Completed,
     DealOver,
     DealStarted,

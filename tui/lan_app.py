@@ -1,5 +1,5 @@
 """The app of a player at a LAN host (``parlour join``, ``parlour host``, and every SSH guest): the lobby, and the
-same table screens as local play, fed by a :class:`~engine.lan.net_session.NetworkSession`.
+same table screens as local play, fed by a :class:`~engine.lan.remote_session.NetworkSession`.
 
 The app owns the connection's lobby side: the host's lobby messages are posted to it from the connection's thread;
 ``started`` opens the game's table screen on the same session; when that screen is done (results, or the player
@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from engine.errors import ParlourError
-from engine.lan.net_session import NetworkSession
+from engine.lan.remote_session import NetworkSession
 from engine.registry import get_entry
 from tui.app_settings import KeepsSettings, is_settings_screen
 from tui.games import screen_class
@@ -30,7 +30,7 @@ from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
 from tui.screens.session_screen import SessionScreen
 
 if TYPE_CHECKING:
-    from engine.lan.hosting import HostThread
+    from engine.lan.lan_host import HostThread
 
 
 class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
@@ -290,7 +290,7 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
 
     @staticmethod
     def _serve_in_background(hosting: HostThread, codes: str) -> str:
-        from engine.lan.hosting import HostingError, start_background
+        from engine.lan.lan_host import HostingError, start_background
         from engine.records.paths import host_log_path
 
         try:

@@ -1,7 +1,7 @@
 """Every LAN game kept on the client's side (issue 25): what this player's seat saw of each match, and its count in
 the statistics.
 
-:class:`LanRecords` follows a :class:`~engine.lan.net_session.NetworkSession` from the moment the app has it: at each
+:class:`LanRecords` follows a :class:`~engine.lan.remote_session.NetworkSession` from the moment the app has it: at each
 ``started`` (the host's message, with the table's code and the match's id) it subscribes to the seat's events, which
 reach it on the connection's thread, redacted for the seat, whether the table's screen is open or the player is
 looking at the lobby. When the ``MatchOver`` comes, a thread of its own keeps the record and counts the match
@@ -30,7 +30,7 @@ from textual.app import App
 
 from engine.errors import ParlourError
 from engine.events import Event
-from engine.lan.net_session import NetworkSession
+from engine.lan.remote_session import NetworkSession
 from engine.match import MatchOver
 from engine.records.finish import Finished, finish_seen
 from engine.records.record import SeenHeader

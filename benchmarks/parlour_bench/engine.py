@@ -22,7 +22,7 @@ from typing import Any
 
 from engine.bots import decision_rng
 from engine.game import GameEntry, GameState
-from engine.games.big2 import ComboCache
+from engine.games.big2.rules import ComboCache
 from engine.registry import ENTRIES, bot_levels, get_entry, make_bot
 from engine.simulate import simulate
 from engine.table import match_options

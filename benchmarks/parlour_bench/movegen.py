@@ -16,7 +16,7 @@ import random
 import time
 from collections.abc import Callable
 
-from engine.games.big2 import DEFAULT_OPTIONS, Combo, ComboCache, bits, classify_mask, legal_plays
+from engine.games.big2.rules import DEFAULT_OPTIONS, Combo, ComboCache, bits, classify_mask, legal_plays
 
 Generator = Callable[[int, Combo | None, int], list[Combo]]
 """A legal-play generator: (hand mask, the play on the table or None, a card the play must include) -> plays."""
@@ -40,7 +40,7 @@ def naive_plays(hand: int, table: Combo | None, must_include: int = 0) -> list[C
 
 
 def fast_plays(cache: ComboCache | None = None) -> Generator:
-    """The engine's generator (:func:`engine.games.big2.legal_plays`) with a cache of its own."""
+    """The engine's generator (:func:`engine.games.big2.rules.legal_plays`) with a cache of its own."""
     held = cache if cache is not None else ComboCache()
 
     def generate(hand: int, table: Combo | None, must_include: int = 0) -> list[Combo]:

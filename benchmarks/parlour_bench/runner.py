@@ -133,7 +133,7 @@ class Report:
 
 def machine() -> dict[str, Any]:
     """What the figures were measured on (and which Big Two move core ran: compiled at install or plain Python)."""
-    from engine.games import big2
+    from engine.games.big2 import rules as big2
 
     return {
         "cpus": os.cpu_count(),

@@ -1,9 +1,9 @@
 """The LAN host's server: asyncio, newline-delimited JSON over TCP (see :mod:`engine.lan.protocol`).
 
 The host is authoritative. Every line is read into a typed message before anything touches a table; every refusal
-is answered with an ``error`` and changes nothing. Each table is a :class:`~engine.lan.host.TableHost` (its bots on
-a thread of their own); a player's connection reaches it through its seat's
-:class:`~engine.lan.session.LocalSession`, and the seat's events come back to the event loop with
+is answered with an ``error`` and changes nothing. Each table is a :class:`~engine.play.table_host.TableHost` (its
+bots on a thread of their own); a player's connection reaches it through its seat's
+:class:`~engine.play.local_sessions.LocalSession`, and the seat's events come back to the event loop with
 ``call_soon_threadsafe``, so a connection only ever receives its own seat's view and redacted events (a spectator:
 the public ones).
 
@@ -56,10 +56,10 @@ from engine import codec
 from engine.errors import ParlourError, echo
 from engine.events import Event
 from engine.lan import protocol as p
-from engine.lan.host import TableHost
-from engine.lan.session import LocalSession
 from engine.match import MatchOver, RoundOver
 from engine.names import name_key
+from engine.play.local_sessions import LocalSession
+from engine.play.table_host import TableHost
 from engine.records.paths import move_aside, one_line
 from engine.records.saves import JOURNAL_SUFFIX, Journals, SaveProblem, load_saved, remove_save
 from engine.registry import check_level, difficulties, get_entry

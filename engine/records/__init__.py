@@ -17,6 +17,10 @@
 Each name below is read from its module the first time it is asked for (``from engine.records import load_match``
 loads :mod:`engine.records.saves` and what it needs, no more): the app's start-up reads where the save is
 (:mod:`engine.records.paths`) and nothing else unless there is a save to resume; the statistics bring SQLite.
+
+It may import the engine's core only (the modules directly in ``engine/``, :mod:`engine.bots` and
+:mod:`engine.games`): never :mod:`engine.play`, :mod:`engine.lan`, the UI or Textual (a test reads the imports:
+``tests/test_imports.py``).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ the real one), else ``platformdirs.user_data_dir("parlour")``. In it:
   be counted (the database was locked or could not be written when they ended);
 - ``tokens/``: a LAN player's resume token for each host it plays at (:mod:`engine.lan.tokens`);
 - ``guests/<key>/``: the data directory of each SSH guest of this machine's host, one per key it logged in with
-  (:func:`engine.lan.hosting.guest_command`).
+  (:func:`engine.lan.lan_host.guest_command`).
 
 A file that cannot be used is never deleted: :func:`move_aside` renames it to ``NAME.bad`` (``.bad-2``, ... the
 first free name, so an older one is never overwritten), and the player is told in one sentence.

@@ -146,7 +146,7 @@ Counter = Callable[[Sequence[Event], int], dict[str, int]]
 # Each counter imports its game's events when it runs: a match of that game has loaded them already, and the
 # statistics never load a game of their own accord (the app's start-up does not wait for every game's module).
 def _chase(history: Sequence[Event], seat: int) -> dict[str, int]:
-    from engine.games.chase import Paid
+    from engine.games.chase.rules import Paid
 
     hands = paid = lives = 0
     for event in history:
@@ -159,7 +159,7 @@ def _chase(history: Sequence[Event], seat: int) -> dict[str, int]:
 
 
 def _big2(history: Sequence[Event], seat: int) -> dict[str, int]:
-    from engine.games import big2
+    from engine.games.big2 import rules as big2
 
     deals = lost = cards = 0
     for event in history:
@@ -173,7 +173,7 @@ def _big2(history: Sequence[Event], seat: int) -> dict[str, int]:
 
 
 def _trash(history: Sequence[Event], seat: int) -> dict[str, int]:
-    from engine.games import trash
+    from engine.games.trash import rules as trash
 
     deals = won = completed = turns = 0
     for event in history:
@@ -187,7 +187,7 @@ def _trash(history: Sequence[Event], seat: int) -> dict[str, int]:
 
 
 def _rank(history: Sequence[Event], seat: int) -> dict[str, int]:
-    from engine.games import rank
+    from engine.games.rank import rules as rank
 
     deals = penalties = 0
     for event in history:
@@ -282,7 +282,7 @@ def _trash_score(history: Sequence[Event], seat: int, options: Any) -> float:
 def _chase_score(history: Sequence[Event], seat: int, options: Any) -> float:
     """How many opponents the seat outlasted: out in an earlier hand than the seat's (out from the start: hand 0,
     still in at the end: after the last hand)."""
-    from engine.games.chase import Eliminated
+    from engine.games.chase.rules import Eliminated
 
     went_out: dict[int, int] = {}
     round_number = 0

@@ -24,7 +24,7 @@ from game_helpers import snapshot as snapshot
 
 from engine.cards import Card, parse_cards, standard_deck
 from engine.game import Scenario
-from engine.games.big2 import Big2Game, Big2Options, Big2State, Combo, classify, encoding, match_rule
+from engine.games.big2.rules import Big2Game, Big2Options, Big2State, Combo, classify, encoding, match_rule
 from engine.match import MatchProgress
 
 GAME = Big2Game()

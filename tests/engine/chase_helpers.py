@@ -5,7 +5,7 @@ Stacking the deck
 :func:`deal` starts a match through the public scenario API only: ``GAME.new_match(players, options, rng,
 Scenario(decks=..., dealer=..., totals=...))``. Each :class:`HandPlan` names the card of every seat still in and,
 with ``top`` or ``cut``, the next cards of the deck (the dealer's swap or cut takes the first of them: see the
-docstring of :mod:`engine.games.chase`); :meth:`ChaseGame.deck_for` turns it into a deck order. The first hand is
+docstring of :mod:`engine.games.chase.rules`); :meth:`ChaseGame.deck_for` turns it into a deck order. The first hand is
 dealt by the ``dealer`` given to :func:`deal`; a later hand names its dealer (``plan(..., dealer=0)``), which the
 rules decide (the next seat still in, or the same dealer after a void hand). When the plans run out, the table's
 seeded RNG shuffles as usual. Nothing is patched and no private field is set.
@@ -24,7 +24,7 @@ from game_helpers import snapshot as snapshot
 
 from engine.cards import Card, parse_cards, standard_deck
 from engine.game import Scenario
-from engine.games.chase import ChaseAction, ChaseGame, ChaseOptions, ChaseState
+from engine.games.chase.rules import ChaseAction, ChaseGame, ChaseOptions, ChaseState
 
 GAME = ChaseGame()
 FULL_DECK: frozenset[Card] = frozenset(standard_deck())

@@ -623,7 +623,7 @@ class ChaseWitness(RoundWitness):
     pay. Nothing lasts past the hand."""
 
     def learn(self, event: Event) -> None:
-        from engine.games import chase
+        from engine.games.chase import rules as chase
 
         if isinstance(event, chase.CardDealt):
             self.show(event.seat, [event.card])
@@ -648,7 +648,7 @@ class Big2Witness(RoundWitness):
     deal, except that a view may keep the last deal's hands shown (its summary)."""
 
     def learn(self, event: Event) -> None:
-        from engine.games import big2
+        from engine.games.big2 import rules as big2
 
         if isinstance(event, big2.HandDealt):
             self.show(event.seat, event.cards or ())
@@ -678,7 +678,7 @@ class TrashWitness(RoundWitness):
     held card, or a King shown on a slot). A fresh deal forgets everything (a fresh shuffle)."""
 
     def learn(self, event: Event) -> None:
-        from engine.games import trash
+        from engine.games.trash import rules as trash
 
         if isinstance(event, trash.Drew | trash.PickedUp):
             self.show_all([event.card])
@@ -688,7 +688,7 @@ class TrashWitness(RoundWitness):
 
 def _trash_event_leak(monkeypatch: Any) -> None:
     """Each deal also announces seat 0's face-down slot 1 card as if it had been placed there."""
-    from engine.games import trash
+    from engine.games.trash import rules as trash
 
     original = trash.TrashState.start_deal
 
@@ -701,7 +701,7 @@ def _trash_event_leak(monkeypatch: Any) -> None:
 
 def _trash_view_leak(monkeypatch: Any) -> None:
     """Views show every layout card, face down or not."""
-    from engine.games import trash
+    from engine.games.trash import rules as trash
 
     original = trash.TrashState._view
 
@@ -719,7 +719,7 @@ class RankWitness(RoundWitness):
     deal's hands shown."""
 
     def learn(self, event: Event) -> None:
-        from engine.games import rank
+        from engine.games.rank import rules as rank
 
         if isinstance(event, rank.HandDealt | rank.CameBack):
             self.show(event.seat, event.cards or ())

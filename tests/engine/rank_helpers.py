@@ -31,7 +31,7 @@ from engine.cards import Card, Rank, is_conserved, parse_cards
 from engine.errors import IllegalActionError
 from engine.events import Event
 from engine.game import Scenario
-from engine.games.rank import (
+from engine.games.rank.rules import (
     RANKS,
     CameBack,
     DealOver,

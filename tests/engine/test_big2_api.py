@@ -16,7 +16,7 @@ from engine.cards import JOKER, Card, Rank, is_conserved, parse_cards, standard_
 from engine.errors import ECHO_LIMIT, InvalidActionError, OptionError, ParlourError, SeatError
 from engine.events import Event
 from engine.game import Scenario
-from engine.games.big2 import (
+from engine.games.big2.rules import (
     PASS,
     Big2Options,
     Big2State,

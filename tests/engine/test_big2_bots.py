@@ -8,7 +8,7 @@ import random
 import pytest
 from big2_helpers import GAME, act, card, cards, opts, position, random_positions
 
-from engine.bots.big2 import (
+from engine.games.big2.bots import (
     HardBig2Bot,
     MediumBig2Bot,
     chain_deals,
@@ -17,7 +17,7 @@ from engine.bots.big2 import (
     medium_move,
     plan,
 )
-from engine.games.big2 import (
+from engine.games.big2.rules import (
     PASS,
     Big2Options,
     Big2State,

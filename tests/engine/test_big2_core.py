@@ -20,8 +20,9 @@ import pytest
 from big2_helpers import GAME, VARIANT_KEYS, opts, snapshot
 
 from engine.errors import ParlourError
-from engine.games import big2, big2_core
-from engine.games.big2 import Big2State
+from engine.games.big2 import core as big2_core
+from engine.games.big2 import rules as big2
+from engine.games.big2.rules import Big2State
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,7 +122,7 @@ def test_a_state_keeps_the_core_it_was_made_with(plain: None) -> None:
 
 def _import_big2(env: dict[str, str], cwd: Path) -> str:
     done = subprocess.run(
-        [sys.executable, "-c", "import engine.games.big2 as b; print(b.CORE_KIND)"],
+        [sys.executable, "-c", "import engine.games.big2.rules as b; print(b.CORE_KIND)"],
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -141,14 +142,14 @@ def _engine_with_native(tmp_path: Path, native: str) -> dict[str, str]:
     and the environment that imports that copy."""
     shutil.copytree(ROOT / "engine", tmp_path / "engine", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
     name = big2.NATIVE_MODULE.rsplit(".", 1)[1]
-    (tmp_path / "engine" / "games" / f"{name}.py").write_text(native)
+    (tmp_path / "engine" / "games" / "big2" / f"{name}.py").write_text(native)
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     env.pop("PARLOUR_NATIVE", None)
     return env
 
 
 def test_the_compiled_core_lives_inside_the_engine_package() -> None:
-    assert big2.NATIVE_MODULE.startswith("engine.games.")
+    assert big2.NATIVE_MODULE.startswith("engine.games.big2.")
     if big2.CORE is not big2_core:
         assert big2.CORE.__name__ == big2.NATIVE_MODULE
         assert Path(big2.CORE.__file__ or "").parent == Path(big2.__file__).parent
@@ -164,8 +165,8 @@ def test_a_compiled_core_from_another_source_is_never_used(tmp_path: Path) -> No
 
 def test_a_compiled_core_with_its_sources_stamp_is_used(tmp_path: Path) -> None:
     """The other side of the check above: the copy's stamp matches, so the copy is used (here a Python stand-in)."""
-    stamp = big2.source_stamp((ROOT / "engine" / "games" / "big2_core.py").read_bytes())
-    native = (ROOT / "engine" / "games" / "big2_core.py").read_text() + f'\nSOURCE_STAMP = "{stamp}"\n'
+    stamp = big2.source_stamp((ROOT / "engine" / "games" / "big2" / "core.py").read_bytes())
+    native = (ROOT / "engine" / "games" / "big2" / "core.py").read_text() + f'\nSOURCE_STAMP = "{stamp}"\n'
     env = _engine_with_native(tmp_path, native)
     assert _import_big2(env, tmp_path) == "compiled with mypyc"
 

@@ -18,7 +18,7 @@ from big2_helpers import GAME, VARIANT_KEYS, opts, random_positions, snapshot
 import engine.registry  # noqa: F401  (registers the games with the codec)
 from engine import codec
 from engine.errors import NotYourTurnError
-from engine.games.big2 import (
+from engine.games.big2.rules import (
     PASS,
     Big2State,
     ComboCache,

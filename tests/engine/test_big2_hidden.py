@@ -14,7 +14,7 @@ from big2_helpers import FULL_DECK, GAME, cards_in, opts, position, random_posit
 
 from engine.cards import Card
 from engine.events import Event
-from engine.games.big2 import (
+from engine.games.big2.rules import (
     Big2State,
     Big2View,
     DealOver,

@@ -12,7 +12,7 @@ import pytest
 from big2_helpers import SEED, combo, mask, opts
 
 from engine.cards import standard_deck
-from engine.games.big2 import (
+from engine.games.big2.rules import (
     Big2Options,
     Combo,
     ComboCache,

@@ -30,7 +30,7 @@ from big2_helpers import (
 
 from engine.cards import Card, standard_deck
 from engine.errors import IllegalActionError, InvalidActionError, NotYourTurnError, OptionError, ParlourError
-from engine.games.big2 import (
+from engine.games.big2.rules import (
     PASS,
     Big2Options,
     Big2State,

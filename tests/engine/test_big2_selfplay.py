@@ -20,7 +20,7 @@ from engine.bots import Bot
 from engine.cards import Card, is_conserved
 from engine.errors import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError
 from engine.events import Event
-from engine.games.big2 import (
+from engine.games.big2.rules import (
     PASS,
     Big2Options,
     Big2State,

@@ -9,7 +9,7 @@ from chase_helpers import GAME, act, deal, opts, plan
 
 from engine.bots import DIFFICULTIES
 from engine.errors import OptionError
-from engine.games.chase import ChaseAction, ChaseOptions, ChaseState, Paid
+from engine.games.chase.rules import ChaseAction, ChaseOptions, ChaseState, Paid
 from engine.match import RoundStarted
 from engine.registry import difficulties, make_bot
 from engine.table import Table

@@ -16,7 +16,7 @@ from engine.cards import is_conserved, parse_cards, standard_deck
 from engine.errors import OptionError
 from engine.events import Event
 from engine.game import Scenario
-from engine.games.chase import (
+from engine.games.chase.rules import (
     Acted,
     CardDealt,
     ChaseAction,

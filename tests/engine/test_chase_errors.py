@@ -20,7 +20,7 @@ from engine.errors import (
     ParlourError,
     SeatError,
 )
-from engine.games.chase import ChaseAction, ChaseState, Stayed, parse_action
+from engine.games.chase.rules import ChaseAction, ChaseState, Stayed, parse_action
 from engine.table import Table
 
 

@@ -16,7 +16,7 @@ from chase_helpers import GAME, act, card, deal, of_type, opts, plan
 
 from engine.errors import IllegalActionError, OptionError, UnknownGameError
 from engine.events import Event
-from engine.games.chase import (
+from engine.games.chase.rules import (
     CardDealt,
     ChaseAction,
     ChaseGame,
@@ -233,7 +233,7 @@ def dealer_cut_keeps_even_a_king_and_is_public() -> None:
 
 def dealer_swap_and_cut_take_the_next_card_of_the_deck() -> None:
     """The deck is dealt from its first card; the swap takes the next one, and so does a cut (a shuffled deck makes
-    it a card at random; a planned deck names it: engine/games/chase.py's docstring). The card given away is set
+    it a card at random; a planned deck names it: engine/games/chase/rules.py's docstring). The card given away is set
     aside, out of play."""
     state = deal(SCREW, [plan("5C 9D 3H", top="2S JH")], dealer=2)
     act(state, "stay", "stay")

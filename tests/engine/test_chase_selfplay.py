@@ -18,7 +18,7 @@ from engine.bots import Bot
 from engine.cards import is_conserved, standard_deck
 from engine.errors import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError
 from engine.events import Event
-from engine.games.chase import ChaseOptions, ChaseState, DeckSwapped, PackCut
+from engine.games.chase.rules import ChaseOptions, ChaseState, DeckSwapped, PackCut
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.registry import make_bot
 

@@ -18,10 +18,10 @@ from engine.cards import Card
 from engine.errors import CodecError, ParlourError
 from engine.events import Event
 from engine.game import Scenario
-from engine.games import rank
-from engine.games.big2 import PASS, Play, Played
-from engine.games.chase import ChaseAction, HandVoid
-from engine.games.trash import StockShuffled
+from engine.games.big2.rules import PASS, Play, Played
+from engine.games.chase.rules import ChaseAction, HandVoid
+from engine.games.rank import rules as rank
+from engine.games.trash.rules import StockShuffled
 from engine.match import RoundOver
 from engine.registry import GAMES, get_entry
 from engine.session import Snapshot, TableInfo

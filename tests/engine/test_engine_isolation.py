@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import sys
 from engine.registry import ENTRIES, difficulties
-from engine.lan.host import TableHost
+from engine.play.table_host import TableHost
 from engine.table import Table
 
 for entry in ENTRIES:

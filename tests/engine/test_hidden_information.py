@@ -24,7 +24,7 @@ from engine import codec
 from engine.cards import Card, Rank, sort_key
 from engine.errors import InvalidActionError
 from engine.events import Event
-from engine.games.chase import (
+from engine.games.chase.rules import (
     CardDealt,
     ChaseState,
     ChaseView,

@@ -25,8 +25,8 @@ from engine.cards import JOKER, Card, Rank, Suit, parse_cards
 from engine.errors import CodecError, InvalidActionError, NotYourTurnError, ParlourError, SeatError
 from engine.events import Event
 from engine.game import GameEntry
-from engine.lan.host import TableHost
-from engine.lan.session import CodecSession, LocalSession
+from engine.play.local_sessions import CodecSession, LocalSession
+from engine.play.table_host import TableHost
 from engine.registry import ENTRIES, GAMES
 from engine.table import Table
 
@@ -671,7 +671,7 @@ def test_text_that_is_not_a_message_is_a_codec_error(text: str | bytes) -> None:
 @pytest.mark.parametrize("seat", ["0", [0], 10**9, 1.0, True, -1])
 def test_the_table_host_refuses_what_is_no_seat_with_a_seat_error(seat: Any) -> None:
     from engine.errors import SeatError
-    from engine.lan.host import TableHost
+    from engine.play.table_host import TableHost
     from engine.table import Table
 
     host = TableHost(Table.create("screw", players=3, seed=4, bots=[None, "easy", "easy"]), autostart=False)

@@ -24,7 +24,7 @@ from rank_helpers import (
 from engine import codec
 from engine.cards import JOKER, Rank, is_conserved, standard_deck
 from engine.errors import IllegalActionError, InvalidActionError, OptionError
-from engine.games.rank import (
+from engine.games.rank.rules import (
     CameBack,
     DealOver,
     DealStarted,

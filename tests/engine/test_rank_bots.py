@@ -9,9 +9,9 @@ import random
 import pytest
 
 from engine.bots import RandomBot
-from engine.bots.rank import HardRankBot, MediumRankBot, best_name, keeper_choice, medium_choice
 from engine.cards import Card, Rank, parse_cards
-from engine.games.rank import DRAW, PASS, Name, Play, RankGame, RankOptions, RankPhase, RankView
+from engine.games.rank.bots import HardRankBot, MediumRankBot, best_name, keeper_choice, medium_choice
+from engine.games.rank.rules import DRAW, PASS, Name, Play, RankGame, RankOptions, RankPhase, RankView
 
 GAME = RankGame()
 

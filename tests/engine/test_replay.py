@@ -14,7 +14,7 @@ from chase_helpers import GAME, snapshot
 
 from engine import codec
 from engine.game import Action
-from engine.games.chase import ChaseState
+from engine.games.chase.rules import ChaseState
 from engine.table import Table
 
 MATCHES = [

@@ -23,7 +23,7 @@ from engine import codec
 from engine.cards import Card, is_conserved
 from engine.errors import IllegalActionError, InvalidActionError, NotYourTurnError, OptionError
 from engine.game import Scenario
-from engine.games.trash import (
+from engine.games.trash.rules import (
     Completed,
     DealOver,
     DealStarted,

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from engine.bots import RandomBot
-from engine.bots.trash import HardTrashBot, MediumTrashBot
 from engine.cards import Card
-from engine.games.trash import (
+from engine.games.trash.bots import HardTrashBot, MediumTrashBot
+from engine.games.trash.rules import (
     DISCARD,
     KEEP,
     STOCK,

@@ -27,7 +27,7 @@ from engine.cards import Card, is_conserved, parse_cards
 from engine.errors import IllegalActionError
 from engine.events import Event
 from engine.game import Scenario
-from engine.games.trash import (
+from engine.games.trash.rules import (
     Completed,
     DealOver,
     DealStarted,

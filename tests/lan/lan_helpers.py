@@ -128,7 +128,7 @@ def rng(seed: int) -> random.Random:
 
 class ServerThread:
     """A server on 127.0.0.1 (a free port) running on its own thread and event loop, for synchronous tests (a
-    :class:`~engine.lan.net_session.NetworkSession` connects to it). ``stop()`` is bounded."""
+    :class:`~engine.lan.remote_session.NetworkSession` connects to it). ``stop()`` is bounded."""
 
     def __init__(self, **options: Any) -> None:
         self.server = LanServer(seed=options.pop("seed", 1), **options)

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.lan import hosting
-from engine.lan.hosting import Host, HostSettings, addresses, interface_addresses, join_address
+from engine.lan import lan_host
+from engine.lan.lan_host import HostSettings, LanHost, addresses, interface_addresses, join_address
+from tui.cli import guest_command
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 V4, V6 = int(socket.AF_INET), int(socket.AF_INET6)
@@ -48,8 +49,8 @@ def test_a_specific_bind_address_is_the_one_printed() -> None:
 
 def test_the_join_lines_bracket_ipv6(monkeypatch: pytest.MonkeyPatch) -> None:
     assert join_address("fd00::7", 7777) == "[fd00::7]:7777" and join_address("10.0.0.7", 7777) == "10.0.0.7:7777"
-    monkeypatch.setattr(hosting, "interface_addresses", lambda: FAKE)
-    host = Host(HostSettings(bind="", port=7777, ssh_port=2222, ssh_password="pw"))
+    monkeypatch.setattr(lan_host, "interface_addresses", lambda: FAKE)
+    host = LanHost(HostSettings(bind="", port=7777, ssh_port=2222, ssh_password="pw", guest_command=guest_command()))
     host.port, host.ssh_port = 7777, 2222
     assert host.where() == [
         "Others join with: parlour join 192.168.1.20:7777",

@@ -127,11 +127,12 @@ async def test_a_kept_token_the_host_no_longer_knows_is_dropped_and_the_name_joi
 
 
 def test_each_ssh_guest_key_has_a_data_directory_and_tokens_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine.lan.hosting import guest_command
+    from engine.lan.lan_host import guest_command
     from engine.lan.tokens import token_path
     from engine.records.paths import data_dir
+    from tui import cli
 
-    command = guest_command(7777, None)
+    command = guest_command(cli.guest_command(), 7777, None)
     _, bea = command("bea", "SHA256:aaaa")
     _, cy = command("cy", "SHA256:bbbb")
     _, dot = command("dot", None)

@@ -19,9 +19,9 @@ from engine.bots import decision_rng
 from engine.errors import OptionError
 from engine.lan import protocol as p
 from engine.lan.client import LanClient
-from engine.lan.decider import ProcessDecider
-from engine.lan.host import TableHost
 from engine.lan.server import LanServer
+from engine.play.bot_process import ProcessDecider
+from engine.play.table_host import TableHost
 from engine.registry import make_bot
 from engine.table import Table
 

@@ -18,8 +18,8 @@ import pytest
 
 from engine import codec
 from engine.events import Event
-from engine.lan.decider import BotProcessLost, Decision, ProcessDecider, answer_deadline
-from engine.lan.host import TableHost
+from engine.play.bot_process import BotProcessLost, Decision, ProcessDecider, answer_deadline
+from engine.play.table_host import TableHost
 from engine.table import Table
 
 

@@ -1,5 +1,5 @@
-"""The table host (engine/lan/host.py): quitting while a bot thinks, pacing, timing-independent matches, a bot that
-fails. Every wait is bounded."""
+"""The table host (engine/play/table_host.py): quitting while a bot thinks, pacing, timing-independent matches, a
+bot that fails. Every wait is bounded."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from engine.bots import DecisionCancelled
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Scenario
-from engine.lan.decider import Decision, ProcessDecider
-from engine.lan.host import TableHost
 from engine.match import RoundOver
+from engine.play.bot_process import Decision, ProcessDecider
+from engine.play.table_host import TableHost
 from engine.table import Table
 
 
@@ -157,7 +157,7 @@ def _play(pace: float, delays: random.Random | None, hosts: list[TableHost]) -> 
 def test_the_same_seed_and_moves_give_the_same_match_whatever_the_timing(
     hosts: list[TableHost], hard_playouts: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from engine.bots import big2 as big2_bots
+    from engine.games.big2 import bots as big2_bots
 
     monkeypatch.setattr(big2_bots.HardBig2Bot, "playouts", hard_playouts)  # keep the test short
     quick = _play(0.0, None, hosts)
@@ -252,7 +252,7 @@ def _bots_only_match(decider: ProcessDecider | None, hosts: list[TableHost]) -> 
 
 
 def test_bots_in_a_child_process_play_exactly_as_in_this_one(hosts: list[TableHost]) -> None:
-    """The app runs its bots in a child process (engine/lan/decider.py): same bots, same per-decision RNG, so the
+    """The app runs its bots in a child process (engine/play/bot_process.py): same bots, same per-decision RNG, so the
     same match, event for event."""
     here = _bots_only_match(None, hosts)
     there = _bots_only_match(ProcessDecider(), hosts)
@@ -321,10 +321,10 @@ def test_the_bot_process_is_a_plain_child_on_two_pipes(tmp_path: Any) -> None:
 
     (tmp_path / "engine.py").write_text("raise SystemExit('the working directory was imported')\n")
     program = (
-        "import sys; from engine.lan.decider import ProcessDecider; from engine.table import Table\n"
+        "import sys; from engine.play.bot_process import ProcessDecider; from engine.table import Table\n"
         "table = Table.create('big2', players=4, seed=3, bots=['medium'] * 4); state = table.state\n"
         "seat = state.to_move; view, legal = state.view(seat), state.legal_actions()\n"
-        "from engine.lan.decider import Decision\n"
+        "from engine.play.bot_process import Decision\n"
         "decider = ProcessDecider()\n"
         "chosen = decider.decide(Decision('big2', 'medium', view, tuple(legal), 3, seat, 0))\n"
         "print(chosen == table.decide(seat, view, legal, 0), 'multiprocessing' in sys.modules)\n"

@@ -14,16 +14,18 @@ import pytest
 from lan_helpers import WAIT, running
 
 from engine.lan.client import LanClient
-from engine.lan.hosting import HostSettings, HostThread, background_command
-from engine.lan.net_session import NetworkSession
+from engine.lan.lan_host import HostSettings, HostThread, background_command
+from engine.lan.remote_session import NetworkSession
 from engine.records.paths import host_dir, host_log_path
+from tui.cli import headless_command
 from tui.lan_app import LanApp
 from tui.screens.confirm import ChoiceScreen
 
 
 @pytest.fixture
 def hosting() -> Iterator[HostThread]:
-    running_host = HostThread(HostSettings(bind="127.0.0.1", port=0, name="Den", keep=host_dir()))
+    settings = HostSettings(bind="127.0.0.1", port=0, name="Den", keep=host_dir(), headless_command=headless_command())
+    running_host = HostThread(settings)
     running_host.start()
     try:
         yield running_host
@@ -170,8 +172,17 @@ def _alive(pid: int) -> bool:
 
 
 def test_the_background_host_gets_its_passwords_from_the_environment_only() -> None:
-    settings = HostSettings(bind="0.0.0.0", port=0, name="Den", password="s3cret", ssh_port=2222, ssh_password="pw")
+    settings = HostSettings(
+        bind="0.0.0.0",
+        port=0,
+        name="Den",
+        password="s3cret",
+        ssh_port=2222,
+        ssh_password="pw",
+        headless_command=headless_command(),
+    )
     command, env = background_command(settings, 7777)
+    assert command[: len(headless_command())] == list(headless_command())
     assert "s3cret" not in " ".join(command) and "pw" not in command
     assert env["PARLOUR_HOST_PASSWORD"] == "s3cret" and env["PARLOUR_SSH_PASSWORD"] == "pw"
     assert command[-7:] == ["--port", "7777", "--name", "Den", "--no-keep", "--ssh-port", "2222"]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from lan_helpers import WAIT, ServerThread
 
-from engine.lan.net_session import NetworkSession
+from engine.lan.remote_session import NetworkSession
 from engine.records.paths import replays_dir
 from engine.records.seen import check_seen, find_host_replay, load_seen
 from engine.records.stats import summary

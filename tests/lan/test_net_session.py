@@ -14,7 +14,7 @@ from lan_helpers import WAIT, ServerThread
 
 from engine.errors import ParlourError
 from engine.events import Event
-from engine.lan.net_session import NetworkSession
+from engine.lan.remote_session import NetworkSession
 from engine.match import RoundStarted
 from engine.session import Snapshot
 

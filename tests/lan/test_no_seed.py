@@ -11,8 +11,8 @@ import pytest
 
 from engine import codec
 from engine.events import Event
-from engine.lan.host import TableHost
-from engine.lan.session import CodecSession
+from engine.play.local_sessions import CodecSession
+from engine.play.table_host import TableHost
 from engine.records.replays import keep_replay, load_replay
 from tui.app import ParlourApp, PlayConfig
 from tui.screens.session_screen import SessionScreen

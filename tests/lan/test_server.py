@@ -22,8 +22,8 @@ from engine import codec
 from engine.errors import ParlourError
 from engine.lan import protocol as p
 from engine.lan.client import LanClient
-from engine.lan.host import TableHost
 from engine.lan.server import LanServer
+from engine.play.table_host import TableHost
 from engine.registry import ENTRIES
 
 KEYS = [entry.key for entry in ENTRIES]

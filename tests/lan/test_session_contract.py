@@ -35,10 +35,10 @@ from engine.errors import (
 )
 from engine.events import Event
 from engine.game import Game, Scenario
-from engine.lan.host import TableHost
-from engine.lan.net_session import NetworkSession
-from engine.lan.session import CodecSession
+from engine.lan.remote_session import NetworkSession
 from engine.match import MatchOver, RoundOver
+from engine.play.local_sessions import CodecSession
+from engine.play.table_host import TableHost
 from engine.registry import GAMES, hint_level
 from engine.session import Session, Snapshot
 from engine.table import Table

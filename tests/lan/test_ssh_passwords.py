@@ -20,7 +20,7 @@ import asyncssh
 import pytest
 
 from engine.errors import OptionError, ParlourError
-from engine.lan.net_session import NetworkSession
+from engine.lan.remote_session import NetworkSession
 from engine.lan.secrets_input import HOST_PASSWORD_ENV, SSH_PASSWORD_ENV, password_from, read_password_file
 from tui.cli import _host_passwords, build_parser
 

@@ -1,4 +1,4 @@
-"""Play over SSH end to end: a :class:`~engine.lan.hosting.Host` on 127.0.0.1 with its SSH door, a creator over the
+"""Play over SSH end to end: a :class:`~engine.lan.lan_host.LanHost` on 127.0.0.1 with its SSH door, a creator over the
 network (Cleo, a thread answering her turns) and a guest with nothing but an SSH client on a pty (ann, an asyncssh
 client). ann's ``parlour join`` runs as a child of the host; she sits from the lobby with Enter and plays a hand with
 keys; when she hangs up, her child goes, and closing the host leaves nothing behind. A guest who logs in with a key
@@ -23,10 +23,11 @@ from lan_helpers import WAIT
 
 from engine.errors import ParlourError
 from engine.events import Event
-from engine.games.chase import Stayed, Traded
-from engine.lan.hosting import Host, HostSettings
-from engine.lan.net_session import NetworkSession
+from engine.games.chase.rules import Stayed, Traded
+from engine.lan.lan_host import HostSettings, LanHost
+from engine.lan.remote_session import NetworkSession
 from engine.match import RoundOver
+from tui.cli import guest_command
 
 SSH_PASSWORD = "pw"
 
@@ -183,10 +184,18 @@ def seat_one(cleo: NetworkSession | None) -> dict[str, Any] | None:
 
 
 async def test_a_guest_over_ssh_plays_a_hand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The gateway's host key in Parlour's data directory (Host passes host_key=None): a temporary one.
+    # The gateway's host key in Parlour's data directory (LanHost passes host_key=None): a temporary one.
     monkeypatch.setenv("PARLOUR_DATA_DIR", str(tmp_path / "data"))
     before = asyncio.all_tasks()
-    host = Host(HostSettings(bind="127.0.0.1", port=0, name="Parlour Test", ssh_port=0, ssh_password=SSH_PASSWORD))
+    settings = HostSettings(
+        bind="127.0.0.1",
+        port=0,
+        name="Parlour Test",
+        ssh_port=0,
+        ssh_password=SSH_PASSWORD,
+        guest_command=guest_command(),
+    )
+    host = LanHost(settings)
     await asyncio.wait_for(host.start(), WAIT)
     assert host.port > 0 and host.ssh_port
     assert (tmp_path / "data" / "ssh_host_key").is_file()
@@ -304,7 +313,11 @@ async def test_a_guest_who_logs_in_with_a_key_has_it_named_to_their_client(
     key = asyncssh.generate_private_key("ssh-ed25519")
     keys = tmp_path / "authorized_keys"
     keys.write_bytes(key.export_public_key())
-    host = Host(HostSettings(bind="127.0.0.1", port=0, name="Parlour Test", ssh_port=0, ssh_keys=keys))
+    host = LanHost(
+        HostSettings(
+            bind="127.0.0.1", port=0, name="Parlour Test", ssh_port=0, ssh_keys=keys, guest_command=guest_command()
+        )
+    )
     await asyncio.wait_for(host.start(), WAIT)
     assert host.ssh_port
     conn: asyncssh.SSHClientConnection | None = None
@@ -344,7 +357,11 @@ async def test_a_guest_whose_client_crashed_is_back_in_the_seat_with_the_same_ke
     key = asyncssh.generate_private_key("ssh-ed25519")
     keys = tmp_path / "authorized_keys"
     keys.write_bytes(key.export_public_key())
-    host = Host(HostSettings(bind="127.0.0.1", port=0, name="Parlour Test", ssh_port=0, ssh_keys=keys))
+    host = LanHost(
+        HostSettings(
+            bind="127.0.0.1", port=0, name="Parlour Test", ssh_port=0, ssh_keys=keys, guest_command=guest_command()
+        )
+    )
     await asyncio.wait_for(host.start(), WAIT)
     assert host.ssh_port
     cleo: NetworkSession | None = None

@@ -11,7 +11,7 @@ from records_helpers import MATCHES, bot_match, picture, play_out
 from engine.cards import parse_cards
 from engine.errors import NotYourTurnError
 from engine.game import Scenario
-from engine.games.chase import ChaseAction
+from engine.games.chase.rules import ChaseAction
 from engine.records.record import FormatError, Header, RecordError, action_data, read_action, rebuild
 from engine.registry import get_entry
 from engine.table import Table

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from records_helpers import bot_match, play_out, writer
 
-from engine.games import big2
+from engine.games.big2 import rules as big2
 from engine.records import paths
 from engine.records.stats import SCHEMA, StatsError, history, record_game, summary
 from engine.registry import get_entry

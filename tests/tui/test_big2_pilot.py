@@ -7,7 +7,7 @@ from textual.widgets import Markdown
 from tui_helpers import my_turn, settled, wait_for
 
 from engine.cards import Card
-from engine.games.big2 import PASS, Play, classify
+from engine.games.big2.rules import PASS, Play, classify
 from tui.app import ParlourApp, PlayConfig
 from tui.describe_big2 import loss_steps
 from tui.screens.big2_scoring import Big2ScoringScreen

@@ -13,7 +13,7 @@ from textual.app import App
 from textual.pilot import Pilot
 from tui_helpers import TableApp, plain_screen, session_screen, wait_for
 
-from engine.lan.host import TableHost
+from engine.play.table_host import TableHost
 from tui.describe_clock import ran_out_line
 from tui.screens.session_screen import SessionScreen
 from tui.widgets.event_log import EventLog

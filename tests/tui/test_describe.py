@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.cards import Card
 from engine.events import Event
-from engine.games.chase import (
+from engine.games.chase.rules import (
     PRESET_OPTIONS,
     Acted,
     CardDealt,

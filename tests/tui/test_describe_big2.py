@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.cards import Card, parse_cards, standard_deck
-from engine.games.big2 import (
+from engine.games.big2.rules import (
     Big2Game,
     DealOver,
     DealStarted,

@@ -4,7 +4,7 @@ line's "what you may do", and names kept as typed."""
 from __future__ import annotations
 
 from engine.cards import JOKER, Card, Rank
-from engine.games.rank import (
+from engine.games.rank.rules import (
     DRAW,
     PASS,
     CameBack,

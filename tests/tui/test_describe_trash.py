@@ -8,7 +8,7 @@ import pytest
 
 from engine.cards import Card
 from engine.events import Event
-from engine.games.trash import (
+from engine.games.trash.rules import (
     Completed,
     DealOver,
     DealStarted,

@@ -18,8 +18,8 @@ from tui_helpers import my_turn, wait_for
 
 from engine.errors import ParlourError
 from engine.events import Event
-from engine.games.big2 import PASS, Play
-from engine.lan.net_session import NetworkSession
+from engine.games.big2.rules import PASS, Play
+from engine.lan.remote_session import NetworkSession
 from engine.match import RoundOver
 from tui.lan_app import LanApp
 from tui.screens.big2_scoring import Big2ScoringScreen

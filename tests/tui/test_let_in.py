@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from tui_helpers import wait_for
 
-from engine.lan.net_session import NetworkSession
+from engine.lan.remote_session import NetworkSession
 from tui.lan_app import LanApp
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.session_screen import SessionScreen

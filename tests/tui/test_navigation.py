@@ -12,7 +12,7 @@ from textual.binding import BindingType
 from textual.widgets import Button, Footer
 from tui_helpers import my_turn, session_screen, table_of, wait_for
 
-from engine.games.rank import DRAW
+from engine.games.rank.rules import DRAW
 from tui.app import ParlourApp, PlayConfig
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.menu import MenuScreen

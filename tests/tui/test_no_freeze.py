@@ -21,7 +21,7 @@ import pytest
 from textual.widgets import Static
 from tui_helpers import my_turn, table_of, wait_for
 
-from engine.lan.host import TableHost
+from engine.play.table_host import TableHost
 from engine.records import paths
 from engine.records.finish import Keeper
 from engine.records.paths import write_atomically

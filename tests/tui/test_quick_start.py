@@ -13,7 +13,7 @@ from textual.dom import DOMNode
 from textual.widgets import Markdown
 from tui_helpers import my_turn, session_screen, wait_for
 
-from engine.lan.host import TableHost
+from engine.play.table_host import TableHost
 from tui.app import ParlourApp, PlayConfig
 from tui.screens.session_screen import SessionScreen
 

@@ -9,8 +9,8 @@ from tui_helpers import my_turn, wait_for
 
 from engine.cards import JOKER, Card, parse_cards
 from engine.game import Scenario
-from engine.games.rank import DRAW, PASS, Name, Play, RankPhase, RankView
-from engine.lan.host import TableHost
+from engine.games.rank.rules import DRAW, PASS, Name, Play, RankPhase, RankView
+from engine.play.table_host import TableHost
 from engine.registry import get_entry
 from engine.table import Table
 from tui.app import ParlourApp, PlayConfig

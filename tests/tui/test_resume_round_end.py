@@ -7,8 +7,8 @@ from pathlib import Path
 
 from tui_helpers import session_screen, wait_for
 
-from engine.lan.host import TableHost
 from engine.match import RoundOver
+from engine.play.table_host import TableHost
 from engine.records.paths import autosave_path
 from engine.records.saves import load_match, save_match
 from engine.table import Table

@@ -11,7 +11,7 @@ from textual.content import Content
 from tui_helpers import my_turn, session_screen, settled, wait_for
 
 from engine.cards import Card
-from engine.games.big2 import Play
+from engine.games.big2.rules import Play
 from tui.app import ParlourApp, PlayConfig
 from tui.screens.big2_table import Big2TableScreen
 from tui.screens.confirm import ConfirmScreen

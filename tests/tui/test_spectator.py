@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button
 from tui_helpers import TableApp, plain_screen, session_screen, wait_for
 
-from engine.lan.host import TableHost
+from engine.play.table_host import TableHost
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.session_screen import SessionScreen
 from tui.widgets.hand import HandStrip

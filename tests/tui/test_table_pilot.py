@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import Button, Input, Markdown, Select
 from tui_helpers import my_turn, settled, table_of, wait_for
 
-from engine.games.chase import Acted
+from engine.games.chase.rules import Acted
 from tui.app import ParlourApp, PlayConfig
 from tui.screens.menu import MenuScreen
 from tui.screens.results import ResultsScreen

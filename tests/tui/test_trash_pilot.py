@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button
 from tui_helpers import my_turn, wait_for
 
-from engine.games.trash import KEEP, STOCK, SWAP, PlaceKing, TrashPhase, TrashView
+from engine.games.trash.rules import KEEP, STOCK, SWAP, PlaceKing, TrashPhase, TrashView
 from tui.app import ParlourApp, PlayConfig
 from tui.screens.results import ResultsScreen
 from tui.screens.trash_deal import TrashDealScreen

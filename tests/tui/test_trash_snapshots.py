@@ -8,7 +8,7 @@ from typing import Any
 from textual.pilot import Pilot
 from tui_helpers import my_turn, wait_for
 
-from engine.games.trash import TrashPhase
+from engine.games.trash.rules import TrashPhase
 from tui.app import ParlourApp, PlayConfig
 from tui.screens.trash_table import TrashTableScreen
 

@@ -10,7 +10,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Footer, Static
 
-from engine.games.big2 import DealOver
+from engine.games.big2.rules import DealOver
 from tui.describe_big2 import loss_steps, signed
 from tui.screen_styles import StylePaths, css_paths
 from tui.screens.round_over import RoundOverScreen, next_bindings

@@ -22,8 +22,8 @@ from engine.cards import Card
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Action
-from engine.games.big2 import PASS, Big2View, DealOver, PassTurn, Play, Played, classify
-from engine.games.big2 import encoding as big2_encoding
+from engine.games.big2.rules import PASS, Big2View, DealOver, PassTurn, Play, Played, classify
+from engine.games.big2.rules import encoding as big2_encoding
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.describe_big2 import cards_text, describe_big2, play_words, signed

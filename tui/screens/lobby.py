@@ -1,6 +1,6 @@
 """The LAN lobby: the host's tables, your table's seats, its chat; and the dialog that makes a table.
 
-The lobby talks to the host through a :class:`~engine.lan.net_session.NetworkSession`. Every request runs on a
+The lobby talks to the host through a :class:`~engine.lan.remote_session.NetworkSession`. Every request runs on a
 worker thread (a slow network never freezes the screen); the host's lobby messages arrive on the connection's
 thread and reach the screen as :class:`LobbyMessage` posts. Everything a person typed (names, chat) is shown as
 plain text: ``[b]x[/b]`` stays ``[b]x[/b]``.

@@ -35,10 +35,10 @@ from tui.widgets.key_footer import KeyFooter
 from tui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:  # the menu loads a game's rules only when that game is shown
-    from engine.games.big2 import Big2Options
-    from engine.games.chase import ChaseOptions
-    from engine.games.rank import RankOptions
-    from engine.games.trash import TrashOptions
+    from engine.games.big2.rules import Big2Options
+    from engine.games.chase.rules import ChaseOptions
+    from engine.games.rank.rules import RankOptions
+    from engine.games.trash.rules import TrashOptions
 
 
 def sentence_case(text: str) -> str:
@@ -90,7 +90,7 @@ def chase_summary(options: ChaseOptions, players: int) -> str:
 
 def big2_summary(options: Big2Options, players: int) -> str:
     """Big Two: the suit order and the lead card, passing, the scoring, the length of the match."""
-    from engine.games.big2 import SUIT_ORDERS
+    from engine.games.big2.rules import SUIT_ORDERS
 
     order = " > ".join(suit_symbol(suit) for suit in reversed(SUIT_ORDERS[options.suits]))
     lead = card_text(options.lead_card)
@@ -107,7 +107,7 @@ def big2_summary(options: Big2Options, players: int) -> str:
 
 def trash_summary(options: TrashOptions, players: int) -> str:
     """Trash: one deal or a match, the layout size, the decks, how a deal ends."""
-    from engine.games import trash
+    from engine.games.trash import rules as trash
 
     scope = "deal after deal" if options.match else "one deal"
     parts = [f"{scope}, {options.size}-card layouts, {decks(len(trash.deck_of(players)) // 52)}"]
@@ -123,7 +123,7 @@ def trash_summary(options: TrashOptions, players: int) -> str:
 
 def rank_summary(options: RankOptions, players: int) -> str:
     """Rank: the hand, the rule of play, the deck for this many players, the length of the match."""
-    from engine.games import rank
+    from engine.games.rank import rules as rank
 
     cards = rank.deck_of(players)
     jokers = sum(1 for card in cards if card.suit is None)

@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
 from engine.cards import Card, Rank
-from engine.games.rank import RANKS, DealOver
+from engine.games.rank.rules import RANKS, DealOver
 from tui.describe_rank import a_rank, ordinal, penalty_text, rank_word
 from tui.screen_styles import StylePaths, css_paths
 from tui.screens.round_over import DIALOG_KEYS, RoundOverScreen, next_bindings

@@ -25,7 +25,7 @@ from textual.widgets import Button, Static
 from engine.cards import Card, Rank, sort_key
 from engine.events import Event
 from engine.game import Action
-from engine.games.rank import (
+from engine.games.rank.rules import (
     DRAW,
     PASS,
     DealOver,

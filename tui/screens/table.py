@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from engine.events import Event
-from engine.games.chase import ChaseAction, ChaseView, Eliminated, HandVoid, Paid, Revealed
+from engine.games.chase.rules import ChaseAction, ChaseView, Eliminated, HandVoid, Paid, Revealed
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.describe import describe, who

@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.widgets import Footer, Static
 
 from engine.cards import Card
-from engine.games.trash import DealOver, TrashView
+from engine.games.trash.rules import DealOver, TrashView
 from tui.describe_trash import winners_text
 from tui.screen_styles import StylePaths, css_paths
 from tui.screens.round_over import RoundOverScreen, next_bindings

@@ -24,7 +24,7 @@ from textual.widgets import Button, Static
 
 from engine.events import Event
 from engine.game import Action
-from engine.games.trash import (
+from engine.games.trash.rules import (
     DISCARD,
     KEEP,
     SWAP,

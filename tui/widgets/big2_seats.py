@@ -6,7 +6,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Static
 
-from engine.games.big2 import Big2View
+from engine.games.big2.rules import Big2View
 from tui.describe_big2 import signed
 from tui.widgets.quiet import set_border, set_text
 from tui.widgets.seats import THINKING, TO_PLAY, seat_title

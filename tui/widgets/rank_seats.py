@@ -10,7 +10,7 @@ from textual.containers import Grid
 from textual.content import Content
 from textual.widgets import Static
 
-from engine.games.rank import RankPhase, RankView
+from engine.games.rank.rules import RankPhase, RankView
 from tui.describe_rank import ordinal
 from tui.widgets.quiet import set_border, set_text
 from tui.widgets.seats import THINKING, TO_PLAY, seat_title

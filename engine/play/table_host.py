@@ -27,9 +27,9 @@ from engine.bots import DecisionCancelled, decision_rng
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Action, GameEntry
-from engine.lan.decider import Decision, ProcessDecider
-from engine.lan.session import LocalSession
 from engine.match import RoundOver
+from engine.play.bot_process import Decision, ProcessDecider
+from engine.play.local_sessions import LocalSession
 from engine.registry import check_level, make_bot
 from engine.session import Snapshot, TableInfo
 from engine.table import Table
@@ -82,7 +82,7 @@ class TableHost:
     ) -> TableHost:
         """A host with a new table (see :meth:`Table.create`): how a screen's game is set up without the UI ever
         building a table itself. OptionError and friends for a setup that cannot be played. With ``bot_process``
-        the bots think in a child process (see :mod:`engine.lan.decider`); ``autostart`` off, they wait for
+        the bots think in a child process (see :mod:`engine.play.bot_process`); ``autostart`` off, they wait for
         :meth:`start`."""
         table = Table.create(game, players=players, seed=seed, bots=bots, names=names, preset=preset, variants=variants)
         return cls(table, pace=pace, decider=ProcessDecider() if bot_process else None, autostart=autostart)

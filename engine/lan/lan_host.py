@@ -3,6 +3,9 @@ their own while the host's own player sits in the lobby in this process.
 
 Every way a host cannot start (a port in use, an address it cannot bind, a bad SSH key file) is a
 :class:`HostingError` with one sentence for a person.
+
+The engine never starts the UI: what an SSH guest runs, and what a host that goes on in the background runs, are
+command lines the UI puts in :class:`HostSettings` (``guest_command``, ``headless_command``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,7 +34,7 @@ from engine.lan.tokens import GUEST_ENV, GUEST_KEY_ENV
 from engine.records.paths import DATA_ENV, data_dir
 
 if TYPE_CHECKING:
-    from engine.lan.ssh import SshGateway
+    from engine.lan.ssh import Command, SshGateway
 
 WAIT = 10.0
 """The longest a start or a stop may take (seconds)."""
@@ -52,6 +56,12 @@ class HostSettings:
     ssh_keys: Path | None = None
     keep: Path | None = None
     """Where tables in play are saved and found again after a restart (None: nowhere)."""
+    guest_command: tuple[str, ...] = ()
+    """What an SSH guest runs (given by the UI: ``parlour join``), with two arguments added: this host's address on
+    loopback (``127.0.0.1:PORT``) and ``--name=`` the guest's SSH user name. Needed with ``ssh_port``."""
+    headless_command: tuple[str, ...] = ()
+    """What a host that goes on in the background runs (given by the UI: ``parlour host --headless``), with the
+    options of these settings added (:func:`background_command`). Needed by :func:`start_background` only."""
 
 
 def _listen_error(err: OSError, what: str, bind: str, port: int, flag: str) -> HostingError:
@@ -63,8 +73,9 @@ def _listen_error(err: OSError, what: str, bind: str, port: int, flag: str) -> H
     )
 
 
-def guest_command(port: int, password: str | None) -> Any:
-    """What an SSH guest runs: ``parlour join`` to this host on loopback, as the guest's SSH user name.
+def guest_command(program: Sequence[str], port: int, password: str | None) -> Command:
+    """What an SSH guest runs: ``program`` (the UI's ``parlour join``) to this host on loopback, as the guest's SSH
+    user name.
 
     Every guest runs as the host's own user, so each gets a data directory of its own, not the host's: a guest who
     logged in with a key, one for that key (its seat's token, replays and statistics are there the next time it
@@ -81,17 +92,19 @@ def guest_command(port: int, password: str | None) -> Any:
         else:
             slot = "password"
         env[DATA_ENV] = str(data_dir() / "guests" / slot)
-        return [sys.executable, "-m", "tui", "join", f"127.0.0.1:{port}", f"--name={username}"], env
+        return [*program, f"127.0.0.1:{port}", f"--name={username}"], env
 
     return command
 
 
-class Host:
+class LanHost:
     """A :class:`LanServer` and, with an SSH port, an :class:`~engine.lan.ssh.SshGateway` before it, on one loop."""
 
     def __init__(self, settings: HostSettings, *, owner: str | None = None) -> None:
         """``owner``: the name of the host's own player (``parlour host`` with its lobby), asked to let a player
         back into a seat when nobody at the table can be."""
+        if settings.ssh_port is not None and not settings.guest_command:
+            raise ValueError("an SSH port needs HostSettings.guest_command: what an SSH guest runs")
         self.settings = settings
         self.server = LanServer(name=settings.name, password=settings.password, keep=settings.keep, owner=owner)
         self.gateway: SshGateway | None = None
@@ -112,7 +125,7 @@ class Host:
             ssh = SshSettings(
                 bind=s.bind, port=s.ssh_port, password=s.ssh_password, authorized_keys=s.ssh_keys, host_key=None
             )
-            self.gateway = SshGateway(ssh, guest_command(self.port, s.password))
+            self.gateway = SshGateway(ssh, guest_command(s.guest_command, self.port, s.password))
             self.ssh_port = await self.gateway.start()
         except OSError as err:
             await self.server.close()
@@ -202,7 +215,7 @@ def run_headless(settings: HostSettings) -> int:
     stop, 2 (after one sentence on stderr) when it cannot listen."""
 
     async def serve() -> int:
-        host = Host(settings)
+        host = LanHost(settings)
         try:
             await host.start()
         except HostingError as err:
@@ -232,14 +245,14 @@ def run_headless(settings: HostSettings) -> int:
 
 
 class HostThread:
-    """A :class:`Host` on a thread and event loop of its own (the app runs on the main thread)."""
+    """A :class:`LanHost` on a thread and event loop of its own (the app runs on the main thread)."""
 
     def __init__(self, settings: HostSettings) -> None:
-        self.host = Host(settings, owner=settings.name)  # (the app on the main thread is its own player's)
+        self.host = LanHost(settings, owner=settings.name)  # (the app on the main thread is its own player's)
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="parlour-host", daemon=True)
 
-    def start(self) -> Host:
+    def start(self) -> LanHost:
         """Start serving; HostingError (the thread stopped again) when it cannot."""
         self.thread.start()
         try:
@@ -296,9 +309,11 @@ class BackgroundHost:
 
 
 def background_command(settings: HostSettings, port: int) -> tuple[list[str], dict[str, str]]:
-    """The command line and environment of ``parlour host --headless`` serving as ``settings`` say, on ``port``
-    (the one bound), with the passwords in the environment only."""
-    command = [sys.executable, "-m", "tui", "host", "--headless", "--bind", settings.bind, "--port", str(port)]
+    """The command line and environment of ``parlour host --headless`` (``settings.headless_command``) serving as
+    ``settings`` say, on ``port`` (the one bound), with the passwords in the environment only."""
+    if not settings.headless_command:
+        raise ValueError("a host in the background needs HostSettings.headless_command: what it runs")
+    command = [*settings.headless_command, "--bind", settings.bind, "--port", str(port)]
     command += ["--name", settings.name]
     env = {key: value for key, value in os.environ.items() if key not in (HOST_PASSWORD_ENV, SSH_PASSWORD_ENV)}
     if settings.password is not None:

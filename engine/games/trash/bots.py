@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.game import Game
-from engine.games.trash import (
+from engine.games.trash.rules import (
     DISCARD,
     KEEP,
     SWAP,

@@ -28,7 +28,7 @@ from typing import Any
 
 from engine.cards import Card, Rank
 from engine.game import Game
-from engine.games.rank import (
+from engine.games.rank.rules import (
     DRAW,
     PASS,
     RANKS,

@@ -1,13 +1,14 @@
 """Big Two's moves within a deal, held on the fields of one object: the hot loop of the engine.
 
-:class:`Big2State` (:mod:`engine.games.big2`) keeps its hands, table, passes, turn, log, history and version in a
-:class:`MoveCore`, and lists and applies the actions of a deal through it. The deal, its end, the views and every
-refusal stay in :mod:`engine.games.big2`, which this module never imports: what it needs from there (the action and
-event objects, the combination class, the slower paths in Python) is handed to :func:`bind` once.
+:class:`Big2State` (:mod:`engine.games.big2.rules`) keeps its hands, table, passes, turn, log, history and version
+in a :class:`MoveCore`, and lists and applies the actions of a deal through it. The deal, its end, the views and
+every refusal stay in :mod:`engine.games.big2.rules`, which this module never imports: what it needs from there (the
+action and event objects, the combination class, the slower paths in Python) is handed to :func:`bind` once.
 
 This module is plain Python that mypyc can compile. ``pip install`` compiles a copy of it (``hatch_build.py``) into
-``engine.games._big2_native``, beside it, and :mod:`engine.games.big2` uses that copy when it was compiled from this
-very source (its ``SOURCE_STAMP``); otherwise it uses this module as it is, which plays the same games, only slower.
+``engine.games.big2._native``, beside it, and :mod:`engine.games.big2.rules` uses that copy when it was compiled from
+this very source (its ``SOURCE_STAMP``); otherwise it uses this module as it is, which plays the same games, only
+slower.
 So a native class's rules apply here: every field is declared in ``__init__``, the types are exact, and nothing is
 added to an instance later.
 
@@ -109,7 +110,7 @@ _KIT: list[Kit] = []
 
 
 def bind(kit: Kit) -> None:
-    """Hand the engine's objects over (once, when :mod:`engine.games.big2` is imported)."""
+    """Hand the engine's objects over (once, when :mod:`engine.games.big2.rules` is imported)."""
     _KIT.clear()
     _KIT.append(kit)
 
@@ -300,8 +301,9 @@ class SuitTables:
 class MoveCore:
     """One match's hands, table, passes, turn, log, history and version (see the module docstring).
 
-    ``owner`` is the :class:`~engine.games.big2.Big2State`: a move the short way cannot take (anything not listed by
-    :meth:`legal_actions`, or refused) goes to its ``_apply_long``, and the last card of a deal to its ``_end_deal``.
+    ``owner`` is the :class:`~engine.games.big2.rules.Big2State`: a move the short way cannot take (anything not
+    listed by :meth:`legal_actions`, or refused) goes to its ``_apply_long``, and the last card of a deal to its
+    ``_end_deal``.
     ``tables`` are the suit order's plays of singles, pairs and triples and its cards.
     """
 

@@ -11,7 +11,7 @@ depends on the clock (a time cap applies only when a caller sets ``time_budget``
 
 A bot keeps no random state: ``choose(view, legal, rng)`` draws only from the ``rng`` it is handed, so the same view
 and the same RNG give the same choice. Views carry cards, not combinations: the bots rebuild them with
-:func:`~engine.games.big2.classify` (cached, see :func:`combo_of`).
+:func:`~engine.games.big2.rules.classify` (cached, see :func:`combo_of`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.game import Game
-from engine.games.big2 import (
+from engine.games.big2.rules import (
     FIVE_CARD_ORDER,
     PASS,
     STRAIGHTS,
@@ -43,7 +43,7 @@ from engine.games.big2 import (
     legal_plays,
     match_rule,
 )
-from engine.games.big2 import combo_of as _classified
+from engine.games.big2.rules import combo_of as _classified
 
 TWO = 12  # rank index of the 2, the highest rank
 ACE = 11
@@ -417,7 +417,7 @@ _TWOS = 0xF << (4 * TWO)
 
 
 def loss_points(mask: int, options: Big2Options) -> int:
-    """The points a loser loses for the cards left (a bitmask): :func:`~engine.games.big2.loss` without cards."""
+    """The points a loser loses for the cards left (a bitmask): :func:`~engine.games.big2.rules.loss` without cards."""
     count = mask.bit_count()
     if options.scoring == "pagat":
         return count * (1 if count <= 9 else 2 if count <= 12 else 3)

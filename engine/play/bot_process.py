@@ -185,7 +185,7 @@ class ProcessDecider:
     replaced by a new one when it does not answer by its deadline (:func:`answer_deadline`, from ``deadline``: the
     seconds a level that answers at once may take; a new child has ``start_deadline`` seconds more for its first).
 
-    The child is a fresh interpreter (``python -m engine.lan.decider``) talking over its standard input and output:
+    The child is a fresh interpreter (``python -m engine.play.bot_process``) talking over its standard input and output:
     a request and its answer are pickled, each after its length. It is started with :mod:`subprocess`, not
     :mod:`multiprocessing`, whose start would import many modules into the app and start a second process
     (its resource tracker) for a child that shares nothing but two pipes. A thread of this process carries the
@@ -215,7 +215,7 @@ class ProcessDecider:
             root = str(Path(__file__).resolve().parents[2])  # where ``engine`` is, for the child to import it
             env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
             process = subprocess.Popen(
-                [sys.executable, "-P", "-m", "engine.lan.decider"],  # -P: not the working directory's modules
+                [sys.executable, "-P", "-m", "engine.play.bot_process"],  # -P: not the working directory's modules
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,  # never on the app's screen

@@ -1,6 +1,7 @@
 """Computer opponents. A bot is ``choose(view, legal_actions, rng) -> action``: it sees only its seat's view.
 
-Each game's bots live in ``engine/bots/<game>.py`` and are registered by level in :mod:`engine.registry`.
+This module is the machinery every game's bots share. Each game's bots live in ``engine/games/<game>/bots.py``
+and are registered by level in :mod:`engine.registry`.
 
 A bot keeps no random state of its own: the table hands it an RNG seeded by the table's seed, the seat and the
 decision's number, so thinking twice about the same moment gives the same answer and changes nothing.

@@ -3,7 +3,7 @@
 The rules API for people who write bots or check a hand:
 
 >>> from engine.cards import parse_cards
->>> from engine.games.big2 import classify
+>>> from engine.games.big2.rules import classify
 >>> classify(parse_cards("3D 4S 5H 6C 7D")).kind
 'straight'
 >>> classify(parse_cards("9S 9H")).beats(classify(parse_cards("9D 9C")))
@@ -26,7 +26,7 @@ are made in ``tui/``. A deal opens with the match layer's ``RoundStarted`` and c
 by :class:`~engine.match.MatchProgress`.
 
 Speed (issue 12): a match runs thousands of steps in ``parlour simulate`` and in the search bots, so the state does
-each step's work on integers, in a move core (:mod:`engine.games.big2_core`) that ``pip install`` compiles with
+each step's work on integers, in a move core (:mod:`engine.games.big2.core`) that ``pip install`` compiles with
 mypyc where it can. Singles, pairs and triples, and the actions that play them, are tables made once
 (:class:`_SmallPlays`); five-card hands are made for the position only (above the table, or holding the opening
 card). ``legal_actions`` lists actions that know their combination (:func:`play_of`), and ``apply`` checks such an
@@ -74,10 +74,10 @@ from engine.game import (
 from engine.match import MatchProgress, MatchRule
 
 if TYPE_CHECKING:
-    from engine.games import big2_core
+    from engine.games.big2 import core as big2_core
 
-NATIVE_MODULE = "engine.games._big2_native"
-"""The compiled copy of :mod:`engine.games.big2_core` that ``pip install`` builds (``hatch_build.py``), beside it."""
+NATIVE_MODULE = "engine.games.big2._native"
+"""The compiled copy of :mod:`engine.games.big2.core` that ``pip install`` builds (``hatch_build.py``), beside it."""
 
 
 def source_stamp(source: bytes) -> str:
@@ -87,16 +87,16 @@ def source_stamp(source: bytes) -> str:
 
 
 def plain_core() -> ModuleType:
-    """:mod:`engine.games.big2_core` as it is (imported only when it is needed)."""
-    from engine.games import big2_core
+    """:mod:`engine.games.big2.core` as it is (imported only when it is needed)."""
+    from engine.games.big2 import core as big2_core
 
     return big2_core
 
 
 def _core_module() -> tuple[ModuleType, str]:
-    """The module whose :class:`~engine.games.big2_core.MoveCore`, five-card generator and tables the engine
+    """The module whose :class:`~engine.games.big2.core.MoveCore`, five-card generator and tables the engine
     uses, and in words which it is: the compiled copy when it was compiled from the very source beside this module
-    (its ``SOURCE_STAMP``), else :mod:`engine.games.big2_core` as it is, which plays the same games more slowly.
+    (its ``SOURCE_STAMP``), else :mod:`engine.games.big2.core` as it is, which plays the same games more slowly.
     ``PARLOUR_NATIVE=0`` in the environment asks for the plain module."""
     if os.environ.get("PARLOUR_NATIVE") == "0":
         return plain_core(), "plain Python (PARLOUR_NATIVE=0)"
@@ -109,7 +109,7 @@ def _core_module() -> tuple[ModuleType, str]:
     except Exception as broken:  # a damaged build, or one for another interpreter: the plain module plays
         return plain_core(), f"plain Python (the compiled core could not be loaded: {broken})"
     try:
-        stamp = source_stamp(Path(__file__).with_name("big2_core.py").read_bytes())
+        stamp = source_stamp(Path(__file__).with_name("core.py").read_bytes())
     except OSError:
         stamp = None  # no source to check the build against
     if stamp is None or getattr(native, "SOURCE_STAMP", None) != stamp:
@@ -132,7 +132,7 @@ _FULL_HOUSE_BASE: int = CORE._FULL_HOUSE_BASE
 _FOUR_BASE: int = CORE._FOUR_BASE
 _STRAIGHT_FLUSH_BASE: int = CORE._STRAIGHT_FLUSH_BASE
 _core_tables: Callable[[str], big2_core.SuitTables]
-"""By suit order: the :class:`~engine.games.big2_core.SuitTables` of the core in use (:func:`use_core`)."""
+"""By suit order: the :class:`~engine.games.big2.core.SuitTables` of the core in use (:func:`use_core`)."""
 
 KINDS = ("single", "pair", "triple", "straight", "flush", "full_house", "four", "straight_flush", "dragon")
 FIVE_CARD_ORDER = ("straight", "flush", "full_house", "four", "straight_flush")
@@ -936,7 +936,7 @@ def _on_core(name: str, doc: str) -> Any:
 class Big2State(GameState[Big2Options, Big2View, Big2Action]):
     """One match. Cards are bitmasks inside (see the module docstring); views and events carry cards.
 
-    The moves of a deal are made on a :class:`~engine.games.big2_core.MoveCore` (``_core``), which holds the hands,
+    The moves of a deal are made on a :class:`~engine.games.big2.core.MoveCore` (``_core``), which holds the hands,
     the table, the passes, the turn, the log, the history and the version as fields of its own: a loop calls
     :meth:`legal_actions` and :meth:`apply` straight on it, compiled where ``pip install`` could compile it. The
     state reads and writes those fields through properties of the same names.
@@ -1374,7 +1374,7 @@ def _dragons(mask: int, options: Big2Options) -> list[Play]:
 
 
 def _tables_of(module: ModuleType) -> Callable[[str], big2_core.SuitTables]:
-    """``module``'s :class:`~engine.games.big2_core.SuitTables` by suit order, each made once."""
+    """``module``'s :class:`~engine.games.big2.core.SuitTables` by suit order, each made once."""
     made: dict[str, big2_core.SuitTables] = {}
 
     def tables(suits: str) -> big2_core.SuitTables:
@@ -1388,7 +1388,7 @@ def _tables_of(module: ModuleType) -> Callable[[str], big2_core.SuitTables]:
 
 def use_core(module: ModuleType) -> None:
     """Play Big Two's moves with ``module``'s :class:`MoveCore` and five-card generator from now on (a state made
-    before keeps its core): :data:`CORE`, compiled or not, or :mod:`engine.games.big2_core` as it is. The tests play
+    before keeps its core): :data:`CORE`, compiled or not, or :mod:`engine.games.big2.core` as it is. The tests play
     both ways."""
     global CORE, MoveCore, has_five, _five_card, _core_tables
     tables = _tables_of(module)

@@ -1,4 +1,4 @@
-"""Sessions on a :class:`~engine.lan.host.TableHost`: one seat each.
+"""Sessions on a :class:`~engine.play.table_host.TableHost`: one seat each.
 
 :class:`LocalSession` is a seat at a host in this process. :class:`CodecSession` wraps any session so that every
 message to and from it crosses as JSON text through :mod:`engine.codec`, exactly as over the network: the contract
@@ -19,7 +19,7 @@ from engine.registry import get_entry
 from engine.session import Session, Snapshot, TableInfo
 
 if TYPE_CHECKING:
-    from engine.lan.host import TableHost
+    from engine.play.table_host import TableHost
 
 
 class LocalSession:

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.cards import Card, Rank, standard_deck
 from engine.game import Game
-from engine.games.chase import Acted, ChaseAction, ChaseOptions, ChaseView, left_of, payments
+from engine.games.chase.rules import Acted, ChaseAction, ChaseOptions, ChaseView, left_of, payments
 
 LOW_THRESHOLD = 6
 """Lowest card pays: trade away an Ace .. 6."""
