@@ -1,10 +1,10 @@
 """Fixtures for every test: none of them may read or write the real user's settings.
 
-Each test gets a settings directory of its own (``$PARLOUR_CONFIG_DIR``, read by :mod:`tui.settings`) and a data
+Each test gets a settings directory of its own (``$PARLOUR_CONFIG_DIR``, read by :mod:`tui.settings.file`) and a data
 directory of its own (``$PARLOUR_DATA_DIR``: saves, replays, statistics), under
 pytest's temporary directory and made only if a test writes there, so a test that saves settings (or changes the
 theme, which is saved too) leaves nothing behind for the next test or for the person running the suite. The card
-faces are one switch for the whole process (:mod:`tui.faces`): it is put back to suit symbols after each test.
+faces are one switch for the whole process (:mod:`tui.words.faces`): it is put back to suit symbols after each test.
 """
 
 from __future__ import annotations
@@ -37,6 +37,6 @@ def own_settings_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     monkeypatch.setenv("PARLOUR_BOT_PROCESS", "0")
     monkeypatch.setenv("PARLOUR_DATA_DIR", str(tmp_path_factory.getbasetemp() / "parlour-data" / str(number)))
     yield path
-    faces = sys.modules.get("tui.faces")
+    faces = sys.modules.get("tui.words.faces")
     if faces is not None:
         faces.set_faces()

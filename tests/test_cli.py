@@ -268,10 +268,10 @@ class FakeApp:
 
 @pytest.fixture
 def fake_app(monkeypatch: pytest.MonkeyPatch) -> type[FakeApp]:
-    module = types.ModuleType("tui.app")
+    module = types.ModuleType("tui.apps.parlour")
     module.ParlourApp = FakeApp  # type: ignore[attr-defined]
     module.PlayConfig = FakeConfig  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "tui.app", module)
+    monkeypatch.setitem(sys.modules, "tui.apps.parlour", module)
     monkeypatch.setattr(tui.cli, "terminal_problem", lambda: None)
     FakeApp.started = []
     return FakeApp

@@ -209,7 +209,7 @@ def test_the_reader_sees_function_imports_and_skips_type_checking() -> None:
         "else:\n"
         "    import engine.events\n"
         "if typing.TYPE_CHECKING:\n"
-        "    import tui.app\n"
+        "    import tui.apps.parlour\n"
         "def later():\n"
         "    import engine.games\n"
         "    importlib.import_module('engine.simulate')\n"
@@ -217,7 +217,7 @@ def test_the_reader_sees_function_imports_and_skips_type_checking() -> None:
     found = imports_of(source, "engine.play.table_host", modules={"engine.codec", "engine.play.table"})
     assert {"engine.codec", "engine.play.table", "engine.events", "engine.games", "engine.simulate"} <= set(found)
     assert "engine" not in found  # ``from engine import codec`` imports the module engine.codec
-    assert not {"engine.bots", "tui.app"} & set(found)
+    assert not {"engine.bots", "tui.apps.parlour"} & set(found)
     assert found["engine.games"] == 13
 
 

@@ -55,22 +55,25 @@ class Allowed(NamedTuple):
 
 NAMEDTUPLE_API = "the documented API of typing.NamedTuple / collections.namedtuple, underscored to avoid field names"
 
-GUARD = "tui/textual_version.py: textual_checked() (the installed textual is one checked; else Textual's public way)"
+GUARD = (
+    "tui/terminal/textual_version.py: textual_checked() (the installed textual is one checked; "
+    "else Textual's public way)"
+)
 
 ALLOW: tuple[Allowed, ...] = (
     Allowed(
-        "tui/driver.py",
+        "tui/terminal/driver.py",
         "import",
         "textual._xterm_parser.XTermParser",
         "the quick-exit input loop parses keys as Textual's own loop does; Textual has no public key parser",
-        GUARD + ", at tui/driver.py use_quick_exit (else LinuxDriver)",
+        GUARD + ", at tui/terminal/driver.py use_quick_exit (else LinuxDriver)",
     ),
     Allowed(
-        "tui/driver.py",
+        "tui/terminal/driver.py",
         "import",
         "textual._parser.ParseError",
         "what XTermParser raises on a last, unfinished key sequence (Textual's loop catches the same)",
-        GUARD + ", at tui/driver.py use_quick_exit (else LinuxDriver)",
+        GUARD + ", at tui/terminal/driver.py use_quick_exit (else LinuxDriver)",
     ),
     Allowed(
         "tui/widgets/key_footer.py",

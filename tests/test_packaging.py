@@ -180,7 +180,8 @@ def test_the_installed_app_finds_its_styles(wheel: Path, tmp_path: Path) -> None
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     code = (
-        "import tui, tui.app, tui.screen_styles; from pathlib import Path; d = tui.screen_styles.styles_dir(); "
+        "import tui, tui.apps.parlour, tui.terminal.screen_styles; from pathlib import Path; "
+        "d = tui.terminal.screen_styles.styles_dir(); "
         f"assert Path(tui.__file__).is_relative_to(Path(r'{site}')), tui.__file__; "
         f"assert d.is_relative_to(Path(r'{site}')), d; "
         "print(sorted(p.name for p in d.glob('*.tcss')))"

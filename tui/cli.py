@@ -665,16 +665,16 @@ def terminal_problem(stdin: TextIO | None = None, stdout: TextIO | None = None) 
 def run_app(app: App[Any], *, headless: bool = False) -> int:
     """Run the app to its end; its exit status (Textual sets 1 when the app crashed).
 
-    On a terminal the app quits at once (:mod:`tui.driver`: no input poll to wait out, where the installed Textual
-    is the one that driver was written for); the objects made while importing it are kept out of the collector's
-    sight (:func:`tui.driver.freeze_heap`), and so are those still alive when it ends (:func:`tui.driver.settle_heap`:
-    the interpreter's last collection would walk them all again)."""
+    On a terminal the app quits at once (:mod:`tui.terminal.driver`: no input poll to wait out, where the installed
+    Textual is the one that driver was written for); the objects made while importing it are kept out of the
+    collector's sight (:func:`tui.terminal.driver.freeze_heap`), and so are those still alive when it ends
+    (:func:`tui.terminal.driver.settle_heap`: the interpreter's last collection would walk them all again)."""
     from textual.app import App as TextualApp
 
     if headless or sys.platform == "win32" or not isinstance(app, TextualApp):  # (not a Textual app: a test's stand-in)
         app.run(headless=headless)
     else:
-        from tui.driver import freeze_heap, settle_heap, use_quick_exit
+        from tui.terminal.driver import freeze_heap, settle_heap, use_quick_exit
 
         use_quick_exit(app)
         freeze_heap()
@@ -690,7 +690,7 @@ def _play(args: argparse.Namespace) -> int:
         if problem:
             print(f"{NEEDS_TERMINAL}: {problem}", file=sys.stderr)
             return 2
-        from tui.app import ParlourApp
+        from tui.apps.parlour import ParlourApp
 
         return run_app(ParlourApp())
     # Everything that can be wrong with the arguments is found before the screen is taken over.
@@ -707,7 +707,7 @@ def _play(args: argparse.Namespace) -> int:
     if problem:
         print(f"{NEEDS_TERMINAL}: {problem}", file=sys.stderr)
         return 2
-    from tui.app import ParlourApp, PlayConfig
+    from tui.apps.parlour import ParlourApp, PlayConfig
 
     config = PlayConfig(
         game=entry.key,
@@ -838,7 +838,7 @@ def _lobby(
         if problem:
             print(f"{NEEDS_TERMINAL}: {problem}", file=sys.stderr)
             return 2
-        from tui.lan_app import LanApp
+        from tui.apps.lan import LanApp
 
         app = LanApp(conn, banner=banner, table=table, hosting=hosting)
         code = run_app(app)
@@ -965,7 +965,7 @@ def _replay(args: argparse.Namespace) -> int:
         if problem:
             print(f"{NEEDS_TERMINAL}: {problem}", file=sys.stderr)
             return 2
-        from tui.replay_app import ReplayApp
+        from tui.apps.replay import ReplayApp
 
         return run_app(ReplayApp(cursor))
     if seen:

@@ -2,7 +2,7 @@
 
 Importing the app makes hundreds of thousands of objects and almost no garbage, so the collections that would run
 meanwhile find nothing. Collection is paused before anything is imported and goes on once the app is imported
-(:func:`tui.driver.freeze_heap`, just before it runs), as soon as the arguments show that no app will start
+(:func:`tui.terminal.driver.freeze_heap`, just before it runs), as soon as the arguments show that no app will start
 (:func:`tui.cli.main`), or at the latest when the command is over.
 """
 

@@ -1,6 +1,6 @@
 """Messages the UI passes between its parts.
 
-Screens never import the app: they post one of these, and it bubbles up to :class:`tui.app.ParlourApp`.
+Screens never import the app: they post one of these, and it bubbles up to :class:`tui.apps.parlour.ParlourApp`.
 """
 
 from __future__ import annotations

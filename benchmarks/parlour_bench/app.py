@@ -471,7 +471,7 @@ def frame_gaps(seconds: float = 3.0, level: str = "hard") -> float:
     (a pass when allowed, else the first play); each deal's scoring is closed as soon as it opens."""
     from textual.screen import ModalScreen
 
-    from tui.app import ParlourApp, PlayConfig
+    from tui.apps.parlour import ParlourApp, PlayConfig
     from tui.screens.session_screen import SessionScreen
 
     ticks: list[float] = []

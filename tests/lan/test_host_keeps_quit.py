@@ -17,9 +17,9 @@ from engine.lan.client import LanClient
 from engine.lan.lan_host import HostSettings, HostThread, background_command
 from engine.lan.remote_session import NetworkSession
 from engine.records.paths import host_dir, host_log_path
+from tui.apps.lan import LanApp
 from tui.cli import headless_command
-from tui.lan_app import LanApp
-from tui.screens.confirm import ChoiceScreen
+from tui.dialogs.confirm import ChoiceScreen
 
 
 @pytest.fixture

@@ -18,9 +18,9 @@ from engine.lan.remote_session import NetworkSession
 from engine.records.paths import replays_dir
 from engine.records.seen import check_seen, find_host_replay, load_seen
 from engine.records.stats import summary
-from tui.lan_app import LanApp
-from tui.lan_records import LanRecords
-from tui.screens.confirm import table_in_stack
+from tui.apps.lan import LanApp
+from tui.apps.lan_records import LanRecords
+from tui.apps.navigation import table_in_stack
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from engine.events import Event
 from engine.play.local_sessions import CodecSession
 from engine.play.table_host import TableHost
 from engine.records.replays import keep_replay, load_replay
-from tui.app import ParlourApp, PlayConfig
+from tui.apps.parlour import ParlourApp, PlayConfig
 from tui.screens.session_screen import SessionScreen
 
 SEED = 987_654_321

@@ -49,13 +49,13 @@ from engine.records.replays import (
 from engine.records.saves import MAX_BYTES, SaveProblem, load_match, load_saved, save_match
 from engine.records.stats import SCHEMA, history, record_game, summary
 from engine.table import Table
-from tui import settings as tui_settings
-from tui.app import ParlourApp
+from tui.apps.parlour import ParlourApp
+from tui.apps.replay import ReplayApp
 from tui.cli import main
-from tui.replay_app import ReplayApp
 from tui.screens.menu import MenuScreen
 from tui.screens.replay import ReplayScreen, printable
 from tui.screens.stats import StatsScreen
+from tui.settings import file as tui_settings
 
 T = TypeVar("T")
 

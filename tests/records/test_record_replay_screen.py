@@ -6,9 +6,9 @@ from records_helpers import bot_match, play_out
 
 from engine import codec
 from engine.records.replays import ReplayCursor, keep_replay
-from tui.faces import card_text
-from tui.replay_app import ReplayApp
+from tui.apps.replay import ReplayApp
 from tui.screens.replay import ReplayScreen
+from tui.words.faces import card_text
 
 
 async def test_step_through_a_kept_game_of_big_two() -> None:

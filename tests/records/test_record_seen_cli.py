@@ -18,12 +18,12 @@ from engine.records.finish import finish_seen
 from engine.records.seen import SeenCursor, keep_seen
 from engine.records.stats import history, record_game, summary
 from engine.table import Table
-from tui.app import ParlourApp
+from tui.apps.parlour import ParlourApp
+from tui.apps.replay import ReplayApp
 from tui.cli import main
-from tui.faces import card_text
-from tui.replay_app import ReplayApp
 from tui.screens.replay import SeenReplayScreen
 from tui.screens.stats import StatsScreen, running_rates
+from tui.words.faces import card_text
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

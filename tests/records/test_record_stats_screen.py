@@ -7,7 +7,7 @@ from records_helpers import bot_match, play_out
 from textual.widgets import DataTable, Sparkline, Static
 
 from engine.records.stats import history, record_game, summary
-from tui.app import ParlourApp
+from tui.apps.parlour import ParlourApp
 from tui.screens.menu import MenuScreen
 from tui.screens.stats import StatsScreen, running_rates
 

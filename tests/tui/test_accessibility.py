@@ -11,9 +11,9 @@ from textual.theme import BUILTIN_THEMES
 from tui_helpers import my_turn, wait_for
 
 from engine.cards import Card, Suit
-from tui import faces
-from tui.app import ParlourApp, PlayConfig
-from tui.screens.confirm import ConfirmScreen
+from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.dialogs.confirm import ConfirmScreen
+from tui.words import faces
 
 LIGHT = sorted(name for name, theme in BUILTIN_THEMES.items() if not theme.dark and not name.startswith("ansi"))
 """The light themes whose colours Textual knows (the ANSI ones take the terminal's own palette)."""

@@ -8,11 +8,11 @@ from tui_helpers import my_turn, settled, wait_for
 
 from engine.cards import Card
 from engine.games.big2.rules import PASS, Play, classify
-from tui.app import ParlourApp, PlayConfig
-from tui.describe_big2 import loss_steps
-from tui.screens.big2_scoring import Big2ScoringScreen
-from tui.screens.big2_table import Big2TableScreen
-from tui.screens.results import ResultsScreen
+from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.dialogs.results import ResultsScreen
+from tui.games.big2.scoring import Big2ScoringScreen
+from tui.games.big2.table import Big2TableScreen
+from tui.games.big2.words import loss_steps
 from tui.widgets.event_log import EventLog
 from tui.widgets.hand import CARD_WIDTH, HandStrip
 

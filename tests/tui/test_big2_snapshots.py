@@ -9,8 +9,8 @@ from typing import Any
 from textual.pilot import Pilot
 from tui_helpers import my_turn, wait_for
 
-from tui.app import ParlourApp, PlayConfig
-from tui.screens.big2_table import Big2TableScreen
+from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.games.big2.table import Big2TableScreen
 
 
 async def _until_my_turn(pilot: Pilot) -> None:

@@ -14,9 +14,9 @@ from textual.pilot import Pilot
 from tui_helpers import TableApp, plain_screen, session_screen, wait_for
 
 from engine.play.table_host import TableHost
-from tui.describe_clock import ran_out_line
 from tui.screens.session_screen import SessionScreen
 from tui.widgets.event_log import EventLog
+from tui.words.clock import ran_out_line
 
 GAMES = [("screw", 3), ("big2", 4), ("trash", 2), ("rank", 3)]
 NAMES = ("Ann", "Ben", "Cleo", "Dan")

@@ -20,7 +20,7 @@ from engine.games.chase.rules import (
     Traded,
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
-from tui.describe import ACTED_TEXT, PAY_REASON_TEXT, acted_text, describe
+from tui.games.chase.words import ACTED_TEXT, PAY_REASON_TEXT, acted_text, describe
 
 NAMES = ("You", "Ana", "Ben", "Cleo", "Dev")
 ME = 0

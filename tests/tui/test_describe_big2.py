@@ -20,7 +20,7 @@ from engine.games.big2.rules import (
     loss,
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
-from tui.describe_big2 import describe_big2, loss_steps, play_words, signed
+from tui.games.big2.words import describe_big2, loss_steps, play_words, signed
 
 NAMES = ("You", "Ana", "Ben", "Cleo")
 GAME = Big2Game()

@@ -23,7 +23,7 @@ from engine.games.rank.rules import (
     WentOut,
 )
 from engine.match import MatchOver
-from tui.describe_rank import RankNarrator, a_rank, describe_rank, options_text, ordinal, top_text
+from tui.games.rank.words import RankNarrator, a_rank, describe_rank, options_text, ordinal, top_text
 
 NAMES = ("You", "Ben", "Cleo", "Dev")
 

@@ -24,7 +24,7 @@ from engine.games.trash.rules import (
     TrashGame,
 )
 from engine.match import MatchOver, RoundOver, RoundStarted
-from tui.describe_trash import TrashNarrator, describe_trash, slot_label
+from tui.games.trash.words import TrashNarrator, describe_trash, slot_label
 
 NAMES = ("You", "Ben", "Cleo")
 C = Card.parse

@@ -1,5 +1,5 @@
-"""The quick-exit driver is used only with the Textual it was written for (tui.textual_version), and otherwise the
-app keeps Textual's own driver."""
+"""The quick-exit driver is used only with the Textual it was written for (tui.terminal.textual_version), and
+otherwise the app keeps Textual's own driver."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from textual.app import App
 from textual.drivers.linux_driver import LinuxDriver
 
-from tui import driver
-from tui.driver import QuickExitDriver, loop_last, use_quick_exit
-from tui.textual_version import CHECKED_TEXTUAL, checked_in, textual_checked
+from tui.terminal import driver
+from tui.terminal.driver import QuickExitDriver, loop_last, use_quick_exit
+from tui.terminal.textual_version import CHECKED_TEXTUAL, checked_in, textual_checked
 
 
 def test_the_installed_textual_is_the_one_checked() -> None:

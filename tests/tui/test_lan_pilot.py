@@ -21,11 +21,12 @@ from engine.events import Event
 from engine.games.big2.rules import PASS, Play
 from engine.lan.remote_session import NetworkSession
 from engine.match import RoundOver
-from tui.lan_app import LanApp
-from tui.screens.big2_scoring import Big2ScoringScreen
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.lobby import CreateTableScreen, LobbyScreen
-from tui.screens.reveal import RevealScreen
+from tui.apps.lan import LanApp
+from tui.dialogs.confirm import ConfirmScreen
+from tui.dialogs.new_table import CreateTableScreen
+from tui.games.big2.scoring import Big2ScoringScreen
+from tui.games.chase.reveal import RevealScreen
+from tui.screens.lobby import LobbyScreen
 from tui.screens.session_screen import SessionScreen
 from tui.widgets.event_log import EventLog
 from tui.widgets.hand import HandStrip

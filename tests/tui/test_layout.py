@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from tui_helpers import my_turn, wait_for
 
-from tui.app import ParlourApp, PlayConfig
+from tui.apps.parlour import ParlourApp, PlayConfig
 from tui.screens.session_screen import SessionScreen
 from tui.widgets.card import CardFace
 from tui.widgets.event_log import EventLog

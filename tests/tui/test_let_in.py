@@ -15,8 +15,8 @@ import pytest
 from tui_helpers import wait_for
 
 from engine.lan.remote_session import NetworkSession
-from tui.lan_app import LanApp
-from tui.screens.confirm import ConfirmScreen
+from tui.apps.lan import LanApp
+from tui.dialogs.confirm import ConfirmScreen
 from tui.screens.session_screen import SessionScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lan"))

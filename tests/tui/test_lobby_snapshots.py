@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 from tui_helpers import wait_for
 
-from tui.lan_app import LanApp
+from tui.apps.lan import LanApp
 from tui.screens.lobby import LobbyScreen
 
 

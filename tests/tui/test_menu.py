@@ -10,11 +10,11 @@ from textual.widgets import Checkbox, Input, Select, Static
 from tui_helpers import settled, wait_for
 
 from engine.registry import get_entry
-from tui import faces
-from tui.app import ParlourApp
+from tui.apps.parlour import ParlourApp
 from tui.games import table_entries
 from tui.screens.menu import MenuScreen, rules_line, useful_variants
-from tui.settings import GameDefaults, Settings, save
+from tui.settings.file import GameDefaults, Settings, save
+from tui.words import faces
 
 
 def summary(menu: MenuScreen) -> str:

@@ -13,13 +13,13 @@ from textual.widgets import Button, Footer
 from tui_helpers import my_turn, session_screen, table_of, wait_for
 
 from engine.games.rank.rules import DRAW
-from tui.app import ParlourApp, PlayConfig
-from tui.screens.confirm import ConfirmScreen
+from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.dialogs.confirm import ConfirmScreen
+from tui.dialogs.results import MatchSummary, ResultsScreen
+from tui.dialogs.round_over import RESULTS, RoundOverScreen, next_bindings
+from tui.games.chase.reveal import RevealScreen
+from tui.games.rank.table import RankTableScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.rank_table import RankTableScreen
-from tui.screens.results import MatchSummary, ResultsScreen
-from tui.screens.reveal import RevealScreen
-from tui.screens.round_over import RESULTS, RoundOverScreen, next_bindings
 from tui.screens.session_screen import SessionScreen
 from tui.widgets.card import CardFace
 from tui.widgets.event_log import EventLog

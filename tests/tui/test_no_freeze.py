@@ -28,9 +28,9 @@ from engine.records.paths import write_atomically
 from engine.records.saves import load_match
 from engine.records.stats import pending_path, record_game, summary
 from engine.table import Table
-from tui.app import ParlourApp, PlayConfig
-from tui.screens.results import ResultsScreen
-from tui.screens.reveal import RevealScreen
+from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.dialogs.results import ResultsScreen
+from tui.games.chase.reveal import RevealScreen
 
 SCREW = PlayConfig(game="screw", players=3, seed=11, difficulty="easy")
 

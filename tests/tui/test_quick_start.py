@@ -14,7 +14,7 @@ from textual.widgets import Markdown
 from tui_helpers import my_turn, session_screen, wait_for
 
 from engine.play.table_host import TableHost
-from tui.app import ParlourApp, PlayConfig
+from tui.apps.parlour import ParlourApp, PlayConfig
 from tui.screens.session_screen import SessionScreen
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,9 +29,9 @@ def _modules_after(code: str) -> set[str]:
 
 
 def test_the_app_loads_no_table_nor_menu_nor_markdown_before_it_shows_one() -> None:
-    loaded = _modules_after("import tui.cli, tui.app")
+    loaded = _modules_after("import tui.cli, tui.apps.parlour")
     screens = {name for name in loaded if name.startswith("tui.screens.")}
-    assert not {name for name in screens if name.endswith("_table") or name == "tui.screens.table"}
+    assert not {name for name in loaded if name.startswith("tui.games.")}, "a game's screens before its table opens"
     assert not {"tui.screens.menu", "tui.screens.rules", "tui.screens.stats"} & screens
     assert "markdown_it" not in loaded and "engine.simulate" not in loaded
 
@@ -40,8 +40,8 @@ def test_a_table_loads_its_own_screen_only() -> None:
     loaded = _modules_after(
         "from engine.registry import get_entry; from tui.games import screen_class; screen_class(get_entry('big2'))"
     )
-    assert "tui.screens.big2_table" in loaded
-    assert not {"tui.screens.table", "tui.screens.trash_table", "tui.screens.rank_table"} & loaded
+    assert "tui.games.big2.table" in loaded
+    assert not {name for name in loaded if name.startswith(("tui.games.chase", "tui.games.trash", "tui.games.rank"))}
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

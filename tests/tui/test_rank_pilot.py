@@ -13,10 +13,10 @@ from engine.games.rank.rules import DRAW, PASS, Name, Play, RankPhase, RankView
 from engine.play.table_host import TableHost
 from engine.registry import get_entry
 from engine.table import Table
-from tui.app import ParlourApp, PlayConfig
-from tui.screens.rank_dialogs import FollowUpScreen, JokerNameScreen, RankDealScreen
-from tui.screens.rank_table import RankTableScreen
-from tui.screens.results import ResultsScreen
+from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.dialogs.results import ResultsScreen
+from tui.games.rank.dialogs import FollowUpScreen, JokerNameScreen, RankDealScreen
+from tui.games.rank.table import RankTableScreen
 from tui.widgets.event_log import EventLog
 from tui.widgets.hand import CARD_WIDTH, HandStrip
 

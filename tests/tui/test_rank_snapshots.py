@@ -8,8 +8,8 @@ from typing import Any
 from textual.pilot import Pilot
 from tui_helpers import my_turn, wait_for
 
-from tui.app import ParlourApp, PlayConfig
-from tui.screens.rank_table import RankTableScreen
+from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.games.rank.table import RankTableScreen
 
 
 async def _until_my_turn(pilot: Pilot) -> None:

@@ -12,9 +12,9 @@ from engine.play.table_host import TableHost
 from engine.records.paths import autosave_path
 from engine.records.saves import load_match, save_match
 from engine.table import Table
-from tui.app import ParlourApp
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.round_over import RoundOverScreen
+from tui.apps.parlour import ParlourApp
+from tui.dialogs.confirm import ConfirmScreen
+from tui.dialogs.round_over import RoundOverScreen
 
 
 def table_at_a_round_end(seed: int, rounds: int = 1) -> Table:

@@ -1,5 +1,5 @@
-"""Each screen's stylesheets come from its ``CSS_PATH`` (tui.screen_styles), read when it is first shown, and it
-looks the same whatever else was read before it and in whatever order: with only its own files, with every file
+"""Each screen's stylesheets come from its ``CSS_PATH`` (tui.terminal.screen_styles), read when it is first shown, and
+it looks the same whatever else was read before it and in whatever order: with only its own files, with every file
 of the app, and with every file in the opposite order (Textual keeps the files in the order the screens were
 visited, so no rule may depend on that order)."""
 
@@ -14,13 +14,13 @@ from textual.app import App
 from textual.screen import Screen
 from tui_helpers import my_turn, wait_for
 
-from tui.app import ParlourApp, PlayConfig
-from tui.screen_styles import APP_STYLES, STYLE_ORDER, css_paths, styles_dir
-from tui.screens.confirm import ConfirmScreen
+from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.dialogs.confirm import ConfirmScreen
+from tui.dialogs.settings import SettingsScreen
 from tui.screens.rules import RulesScreen
 from tui.screens.session_screen import SessionScreen
-from tui.screens.settings import SettingsScreen
 from tui.screens.stats import StatsScreen
+from tui.terminal.screen_styles import APP_STYLES, STYLE_ORDER, css_paths, styles_dir
 
 
 def read_files(app: App[Any]) -> list[str]:

@@ -16,12 +16,11 @@ from textual.widgets import Checkbox, Input, OptionList, Select
 from tui_helpers import my_turn, settled, wait_for
 
 from engine.cards import Card
-from tui import faces
-from tui.app import ParlourApp, PlayConfig
-from tui.screens.big2_table import Big2TableScreen
+from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.dialogs.settings import SettingsScreen, open_settings
+from tui.games.big2.table import Big2TableScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.settings import SettingsScreen, open_settings
-from tui.settings import (
+from tui.settings.file import (
     FILE_NAME,
     GameDefaults,
     Settings,
@@ -34,6 +33,7 @@ from tui.settings import (
 )
 from tui.widgets.event_log import EventLog
 from tui.widgets.hand import HandStrip
+from tui.words import faces
 
 SYMBOLS = "♠♥♦♣"
 

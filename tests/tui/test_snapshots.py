@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 from tui_helpers import my_turn, wait_for
 
-from tui.app import ParlourApp, PlayConfig
+from tui.apps.parlour import ParlourApp, PlayConfig
 
 
 async def _until_my_turn(pilot: Pilot) -> None:

@@ -10,7 +10,7 @@ from textual.widgets import Button
 from tui_helpers import TableApp, plain_screen, session_screen, wait_for
 
 from engine.play.table_host import TableHost
-from tui.screens.confirm import ConfirmScreen
+from tui.dialogs.confirm import ConfirmScreen
 from tui.screens.session_screen import SessionScreen
 from tui.widgets.hand import HandStrip
 

@@ -6,17 +6,17 @@ from textual.widgets import Button, Input, Markdown, Select
 from tui_helpers import my_turn, settled, table_of, wait_for
 
 from engine.games.chase.rules import Acted
-from tui.app import ParlourApp, PlayConfig
+from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.dialogs.results import ResultsScreen
+from tui.games.chase.reveal import RevealScreen
+from tui.games.chase.table import ChaseTableScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.results import ResultsScreen
-from tui.screens.reveal import RevealScreen
-from tui.screens.table import TableScreen
 from tui.widgets.event_log import EventLog
 
 CHASE_5 = PlayConfig(game="chase", players=5, seed=7)
 
 
-def log_lines(screen: TableScreen) -> list[str]:
+def log_lines(screen: ChaseTableScreen) -> list[str]:
     return screen.query_one(EventLog).lines_written
 
 
@@ -37,7 +37,7 @@ async def test_play_a_hand_with_keys() -> None:
         assert table.round == 1
         assert table.session.snapshot().version == version
         await pilot.press("enter")
-        assert await wait_for(pilot, lambda: table.round == 2 and isinstance(app.screen, TableScreen))
+        assert await wait_for(pilot, lambda: table.round == 2 and isinstance(app.screen, ChaseTableScreen))
         assert any(line.startswith("Hand 2 — ") for line in log_lines(table))
 
 
@@ -112,9 +112,9 @@ async def test_full_match_then_play_again() -> None:
         assert first.session.snapshot().over
         assert any("wins the match" in line or "win the match" in line for line in log_lines(first))
         await pilot.click("#again")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen is not first)
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ChaseTableScreen) and app.screen is not first)
         again = app.screen
-        assert isinstance(again, TableScreen)
+        assert isinstance(again, ChaseTableScreen)
         assert await settled(pilot)
         snap = again.session.snapshot()
         assert snap.view.hand == 1 and not snap.over
@@ -132,7 +132,7 @@ async def test_menu_starts_a_game() -> None:
         menu.query_one("#name", Input).value = "Zed"
         await pilot.pause()
         await pilot.click("#start")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ChaseTableScreen))
         table = table_of(pilot)
         assert table.session.info.names[0] == "Zed"
         assert len(table.session.info.names) == 3

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.command import CommandPalette
 from tui_helpers import settled
 
-from tui.app import ParlourApp
+from tui.apps.parlour import ParlourApp
 from tui.widgets.title_bar import TitleBar
 
 

@@ -11,12 +11,12 @@ from textual.widgets import Button
 from tui_helpers import my_turn, wait_for
 
 from engine.games.trash.rules import KEEP, STOCK, SWAP, PlaceKing, TrashPhase, TrashView
-from tui.app import ParlourApp, PlayConfig
-from tui.screens.results import ResultsScreen
-from tui.screens.trash_deal import TrashDealScreen
-from tui.screens.trash_table import TrashTableScreen
+from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.dialogs.results import ResultsScreen
+from tui.games.trash.deal_end import TrashDealScreen
+from tui.games.trash.layout import SIZE_HEIGHT, SIZE_WIDTH, LayoutPanel, is_king
+from tui.games.trash.table import TrashTableScreen
 from tui.widgets.event_log import EventLog
-from tui.widgets.trash_layout import SIZE_HEIGHT, SIZE_WIDTH, LayoutPanel, is_king
 
 KING_FIRST = 7
 """A seed where you start and the stock's top card is a King (seeds 12, 24 and 38 too)."""

@@ -9,8 +9,8 @@ from textual.pilot import Pilot
 from tui_helpers import my_turn, wait_for
 
 from engine.games.trash.rules import TrashPhase
-from tui.app import ParlourApp, PlayConfig
-from tui.screens.trash_table import TrashTableScreen
+from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.games.trash.table import TrashTableScreen
 
 
 async def _until_my_turn(pilot: Pilot) -> None:

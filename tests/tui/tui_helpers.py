@@ -9,13 +9,13 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from engine.session import Session
+from tui.apps.navigation import Navigation
+from tui.apps.notices import KeepsNotices
 from tui.games import screen_class
+from tui.games.chase.table import ChaseTableScreen
 from tui.messages import MainMenu
-from tui.notices import KeepsNotices
-from tui.screen_styles import StylePaths, app_css_path
-from tui.screens.confirm import Navigation
 from tui.screens.session_screen import SessionScreen
-from tui.screens.table import TableScreen
+from tui.terminal.screen_styles import StylePaths, app_css_path
 
 
 async def wait_for(pilot: Pilot, condition: Callable[[], bool], tries: int = 600) -> bool:
@@ -38,9 +38,9 @@ def session_screen(pilot: Pilot) -> SessionScreen:
     raise AssertionError(f"no table screen in {pilot.app.screen_stack}")
 
 
-def table_of(pilot: Pilot) -> TableScreen:
+def table_of(pilot: Pilot) -> ChaseTableScreen:
     screen = session_screen(pilot)
-    assert isinstance(screen, TableScreen)
+    assert isinstance(screen, ChaseTableScreen)
     return screen
 
 

@@ -1,6 +1,6 @@
 """The main menu: which game, how many players, house rules, difficulty, your name.
 
-It starts from your settings (:mod:`tui.settings`): your name, and for each game the number of players and the
+It starts from your settings (:mod:`tui.settings.file`): your name, and for each game the number of players and the
 opponents' level you chose as its defaults. The line under the form sums up the rules as they stand with the house
 rules ticked, built from the game's options object (not from the preset's fixed description), so it follows every
 box you tick.
@@ -23,16 +23,16 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from engine.errors import ParlourError
 from engine.game import GameEntry
 from engine.registry import difficulties, get_entry
-from tui.app_settings import app_settings
-from tui.faces import card_text, suit_symbol
+from tui.dialogs.settings import open_settings
 from tui.games import table_entries
 from tui.messages import PlayConfig, StartGame
-from tui.screen_styles import StylePaths, css_paths
 from tui.screens.quick import StyledOnce
-from tui.screens.settings import open_settings
-from tui.settings import Settings
+from tui.settings.file import Settings
+from tui.settings.in_app import app_settings
+from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.title_bar import TitleBar
+from tui.words.faces import card_text, suit_symbol
 
 if TYPE_CHECKING:  # the menu loads a game's rules only when that game is shown
     from engine.games.big2.rules import Big2Options

@@ -34,14 +34,14 @@ from engine.names import printable
 from engine.records.replays import ReplayCursor, ReplayError
 from engine.records.seen import SeenCursor
 from engine.registry import get_entry
-from tui.describe import describe
-from tui.describe_big2 import describe_big2
-from tui.describe_rank import describe_rank
-from tui.describe_trash import describe_trash
-from tui.faces import card_text
-from tui.screen_styles import StylePaths, css_paths
+from tui.games.big2.words import describe_big2
+from tui.games.chase.words import describe
+from tui.games.rank.words import describe_rank
+from tui.games.trash.words import describe_trash
+from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import card_markup
 from tui.widgets.title_bar import TitleBar
+from tui.words.faces import card_text
 
 Describer = Callable[[Event, Sequence[str], Any], str | None]
 

@@ -10,7 +10,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Markdown
 
-from tui.screen_styles import StylePaths, css_paths
+from tui.terminal.screen_styles import StylePaths, css_paths
 
 
 class RulesScreen(ModalScreen[None]):

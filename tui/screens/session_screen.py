@@ -12,7 +12,7 @@ A LAN table may have a turn clock: the host's ``clock`` messages (``hear_clock``
 the connection's thread, so they are queued in order with the events) say when a seat's clock starts and when it
 ran out. The seconds left are shown beside the seat to move (``clock_shown``), counted down here once a second;
 the person whose move it is gets one notice; and the first line the log writes after a clock ran out tells that
-a bot made that move (:func:`tui.describe_clock.ran_out_line`). A spectator (``watching``: no seat) sees the table
+a bot made that move (:func:`tui.words.clock.ran_out_line`). A spectator (``watching``: no seat) sees the table
 as the public does: no hand, no moves.
 
 A game's table subclasses :class:`SessionScreen` and fills in the hooks: what an event means to it (``handle``),
@@ -46,16 +46,16 @@ from engine.events import Event
 from engine.game import Action
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
-from tui.describe_clock import clock_notice, ran_out_line
 from tui.messages import EngineEvent, MainMenu, PlayAgain
-from tui.screen_styles import StylePaths, css_paths
 from tui.screens.quick import StyledOnce, preset_breakpoints
+from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.event_log import EventLog
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.title_bar import TitleBar
+from tui.words.clock import clock_notice, ran_out_line
 
 if TYPE_CHECKING:
-    from tui.screens.results import MatchSummary, ResultChoice
+    from tui.dialogs.results import MatchSummary, ResultChoice
 
 SESSION_BINDINGS: list[BindingType] = [
     Binding("r", "toggle_rules", "Rules"),
@@ -148,7 +148,7 @@ class SessionScreen(StyledOnce, Screen[None]):
         self.options: Any = info.options
         self.seed: int | None = None
         """The table's seed, shown in the subtitle and the results: set by the app that made a local table
-        (:mod:`tui.app`), before the screen is shown. No session is told it (it deals the hands)."""
+        (:mod:`tui.apps.parlour`), before the screen is shown. No session is told it (it deals the hands)."""
         self.names: tuple[str, ...] = tuple(info.names)
         self.me: int | None = info.seat
         self.round = 0
@@ -521,7 +521,7 @@ class SessionScreen(StyledOnce, Screen[None]):
             return
         self._results_shown = True
         self.refresh_bindings()
-        from tui.screens.results import ResultsScreen  # loaded at a match's end, not with the table
+        from tui.dialogs.results import ResultsScreen  # loaded at a match's end, not with the table
 
         self.app.push_screen(ResultsScreen(self.summary()), callback=self._results_chosen)
 
@@ -688,7 +688,7 @@ class SessionScreen(StyledOnce, Screen[None]):
         self._leave("menu")
 
     def _leave(self, where: str) -> None:
-        leave = getattr(self.app, "action_leave", None)  # tui.screens.confirm.Navigation, in both apps
+        leave = getattr(self.app, "action_leave", None)  # tui.apps.navigation.Navigation, in both apps
         if leave is not None:
             leave(where)
         elif where == "menu":

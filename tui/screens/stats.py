@@ -21,7 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Sparkline, Static
 
 from engine.records.stats import StatsError, history, summary
-from tui.screen_styles import StylePaths, css_paths
+from tui.terminal.screen_styles import StylePaths, css_paths
 
 BARS = " ▁▂▃▄▅▆▇█"
 

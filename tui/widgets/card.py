@@ -19,7 +19,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from engine.cards import Card
-from tui.faces import card_style, card_text, current, suit_class, suit_symbol
+from tui.words.faces import card_style, card_text, current, suit_class, suit_symbol
 
 RED = "$text-error"
 """The theme's error text colour: a red tuned to read on the theme's background, dark or light."""

@@ -1,4 +1,4 @@
-"""The event log: one plain line per event, card names coloured by suit (two colours or four, :mod:`tui.faces`).
+"""The event log: one plain line per event, card names coloured by suit (two colours or four, :mod:`tui.words.faces`).
 
 The lines are wrapped again whenever the log's width changes (the terminal, or the rules pane opening beside it):
 a RichLog keeps its lines as wrapped when written, so a log that narrowed would cut its words and scroll sideways.
@@ -16,7 +16,7 @@ from textual.theme import Theme
 from textual.widgets import RichLog
 
 from engine.cards import Card, Rank, Suit
-from tui.faces import card_style
+from tui.words.faces import card_style
 
 _CARD = re.compile(r"\b(?:10|[2-9AJQK])([♠♥♦♣]|[SHDC]\b)")
 _SUIT_OF = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}

@@ -8,8 +8,8 @@ tooltip, whether it is enabled) with those it shows, and is rebuilt only when th
 question before leaving use it too.
 
 Greying a key in place sets what Textual's footer key reads when it is clicked (a greyed key rings), which Textual
-does not make public: that is done only with the Textual it was checked against (:mod:`tui.textual_version`); with
-any other, a change of which keys are enabled rebuilds the footer as Textual's own does.
+does not make public: that is done only with the Textual it was checked against (:mod:`tui.terminal.textual_version`);
+with any other, a change of which keys are enabled rebuilds the footer as Textual's own does.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from tui.textual_version import textual_checked
+from tui.terminal.textual_version import textual_checked
 
 KeyId = tuple[str, str]
 """A footer key: the key and its action."""

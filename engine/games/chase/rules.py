@@ -87,7 +87,7 @@ class ChaseAction(StrEnum):
 
 
 class Acted(Enum):
-    """What a seat did this hand (the words for it are in ``tui/describe.py``)."""
+    """What a seat did this hand (the words for it are in ``tui/games/chase/words.py``)."""
 
     STAYED = "stayed"
     TRADED = "traded"

@@ -1,0 +1,330 @@
+"""The app of a player at a LAN host (``parlour join``, ``parlour host``, and every SSH guest): the lobby, and the
+same table screens as local play, fed by a :class:`~engine.lan.remote_session.NetworkSession`.
+
+The app owns the connection's lobby side: the host's lobby messages are posted to it from the connection's thread;
+``started`` opens the game's table screen on the same session; when that screen is done (results, or the player
+asks for the menu) the player leaves the table and is back in the lobby. A dropped connection is retried with the
+player's token (the session does it); one that cannot come back ends the app with a sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from engine.errors import ParlourError
+from engine.lan.remote_session import NetworkSession
+from engine.registry import get_entry
+from tui.apps.lan_records import keep_lan_records
+from tui.apps.navigation import Navigation, Where, navigation_commands, table_in_stack
+from tui.apps.notices import KeepsNotices
+from tui.dialogs.confirm import ChoiceScreen, ConfirmScreen
+from tui.games import screen_class
+from tui.messages import MainMenu, PlayAgain
+from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
+from tui.screens.session_screen import SessionScreen
+from tui.settings.in_app import KeepsSettings, is_settings_screen
+from tui.terminal.screen_styles import StylePaths, app_css_path, first_css_path
+
+if TYPE_CHECKING:
+    from engine.lan.lan_host import HostThread
+
+
+class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
+    TITLE = "Parlour"
+    CSS_PATH: ClassVar[StylePaths] = app_css_path()  # and each screen's own, when shown
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *Navigation.NAVIGATION_BINDINGS,
+        Binding("q", "leave('quit')", "Quit", tooltip="Quit Parlour (asks first while a match is on)"),
+        Binding("ctrl+t", "chat", "Chat", priority=True),
+    ]
+    MENU_LABEL = "Lobby"
+    LEAVE_DETAIL = (
+        "The match goes on without you: a computer player takes your seat (a table with nobody else at it ends)."
+    )
+
+    def __init__(
+        self, conn: NetworkSession, *, banner: str = "", table: str | None = None, hosting: HostThread | None = None
+    ) -> None:
+        super().__init__(css_path=first_css_path(LobbyScreen))
+        self.hosting = hosting
+        """The host this app runs (``parlour host``): quitting while it has tables in play asks what becomes of them."""
+        self.host_stopping = False
+        """The player chose how the host stops, and it is stopping: its goodbye is no news to show."""
+        self.load_settings()
+        self.conn = conn
+        self.lobby = LobbyScreen(conn, banner=banner, table=table)
+        self._stop_watching = conn.watch(self._from_host)
+        self._records = keep_lan_records(self, conn)  # every match seen at this seat kept (tui/apps/lan_records.py)
+        self._statuses: dict[int, tuple[str | None, str]] = {}
+        """Each seat's (name, status) at the last table summary: what changed is told during a game."""
+        self.farewell: str | None = None
+        """Why the app ended, when it was the host's doing (printed by the command after the screen is restored)."""
+
+    def on_mount(self) -> None:
+        self.apply_loaded_settings()
+        self.push_screen(self.lobby)
+
+    def on_unmount(self) -> None:
+        self._stop_watching()
+        self._records.close()
+
+    # -- the host's lobby messages ---------------------------------------------------------------------------------
+    def _from_host(self, data: dict[str, Any]) -> None:
+        """On the connection's thread: hand the message to the app's own (post_message is thread-safe)."""
+        if self.host_stopping and data.get("type") in ("lost", "bye"):
+            return  # this app stopped its own host: the app ends with what became of the tables
+        self.post_message(LobbyMessage(data))
+
+    def on_lobby_message(self, message: LobbyMessage) -> None:
+        data = message.data
+        kind = data.get("type")
+        if kind == "started" and not isinstance(self.screen, SessionScreen):
+            self.open_table()
+        elif kind == "table" and isinstance(data.get("table"), dict):
+            self._seat_news(data["table"])
+        elif kind == "chat" and isinstance(self.screen, SessionScreen):
+            self.notify(f"{data.get('name')}: {data.get('text')}", title="Chat", markup=False)
+        elif kind == "lost":
+            if data.get("final"):
+                self.farewell = f"parlour: the connection to the host is gone: {data.get('reason')}"
+                self.exit(return_code=1)
+                return
+            self.notify("The connection to the host dropped: coming back…", severity="warning", markup=False)
+        elif kind == "resumed":
+            self.notify("Back at the host.", markup=False)
+        elif kind == "asking":
+            self._asked(data)
+        elif kind == "clock" and (table := table_in_stack(self)) is not None:
+            table.hear_clock(data)  # (the table watches the session too: this covers a clock heard before it did)
+        if self.lobby.is_attached:
+            self.lobby.heard(data)
+
+    def _asked(self, data: dict[str, Any]) -> None:
+        """Someone gave a name of a player away from a seat in play, without its token: is it them? One key."""
+        request, name, seat = data.get("request"), str(data.get("name", "?")), data.get("seat")
+        if not isinstance(request, str):
+            return
+        where = f"seat {seat + 1} at table {data.get('table')}" if isinstance(seat, int) else "their seat"
+        question = f"{name} asks to be let back into {where}."
+        detail = (
+            f"From {data.get('address', 'an unknown address')}, without the seat's token (their client lost it). "
+            "Let them in only if it really is them: they will see that seat's cards."
+        )
+
+        def answered(yes: bool | None) -> None:
+            def send() -> None:
+                try:
+                    self.conn.let_in(request, bool(yes))
+                except ParlourError as err:
+                    self.call_from_thread(self.notify, f"Not answered: {err}", severity="error", markup=False)
+
+            self.run_worker(send, thread=True, group="let-in", exit_on_error=False)
+
+        self.push_screen(ConfirmScreen(question, detail, yes="Let in", no="Refuse"), callback=answered)
+
+    def _seat_news(self, summary: dict[str, Any]) -> None:
+        """During a game, say when a player drops, is replaced by a bot, or comes back (the lobby shows it too)."""
+        seats = {int(s["seat"]): (s.get("name"), str(s.get("status"))) for s in summary.get("seats", [])}
+        before, self._statuses = self._statuses, seats
+        if summary.get("state") != "playing" or not any(isinstance(s, SessionScreen) for s in self.screen_stack):
+            return
+        for seat, (name, status) in seats.items():
+            was = before.get(seat)
+            if was is None or was[1] == status:
+                continue
+            who = name if name is not None else was[0]
+            words = {
+                "away": f"{who} lost the connection: waiting for them to come back",
+                "replaced": f"{who} is away: a bot plays their seat until they return",
+                "connected": f"{who} is back",
+                "bot": f"{who} left: a bot plays their seat",
+            }.get(status)
+            if words and who is not None and who != self.conn.welcome.get("name"):
+                self.notify(words, markup=False)
+
+    def open_table(self) -> None:
+        try:
+            screen = screen_class(get_entry(self.conn.info.key))(self.conn)
+        except ParlourError as err:
+            self.notify(f"Cannot show that table: {err}", severity="error", markup=False)
+            return
+        self._show(screen)
+
+    def back_to_lobby(self) -> None:
+        """Leave the table (a bot takes the seat if the game goes on) and show the lobby."""
+
+        def leave() -> None:
+            try:
+                self.conn.leave()
+            except ParlourError as err:
+                self.call_from_thread(self.notify, f"Could not leave the table: {err}", severity="error", markup=False)
+
+        if self.conn.table is not None:
+            self.run_worker(leave, thread=True, group="leave", exit_on_error=False)
+        self._show(self.lobby)
+
+    def on_main_menu(self, message: MainMenu) -> None:
+        message.stop()
+        self.back_to_lobby()
+
+    def on_play_again(self, message: PlayAgain) -> None:
+        message.stop()
+        self.back_to_lobby()
+
+    def _show(self, screen: Screen[Any]) -> None:
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if self.screen is screen:
+            return
+        if isinstance(self.screen, SessionScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def action_chat(self) -> None:
+        """Say something at your table, from any screen (the lobby has its own line for it)."""
+        if self.screen is self.lobby:
+            self.lobby.action_chat()
+            return
+        if self.conn.table is None or isinstance(self.screen, ChatScreen):
+            return
+
+        def said(text: str | None) -> None:
+            if not text:
+                return
+
+            def send() -> None:
+                try:
+                    self.conn.chat(text)
+                except ParlourError as err:
+                    self.call_from_thread(self.notify, f"Not sent: {err}", severity="error", markup=False)
+
+            self.run_worker(send, thread=True, group="chat", exit_on_error=False)
+
+        self.push_screen(ChatScreen(), callback=said)
+
+    # -- quitting the host's own app ---------------------------------------------------------------------------------
+    def action_leave(self, where: Where) -> None:
+        """Quit, or go back to the lobby (:class:`Navigation`); quitting may ask first (:meth:`asked_first`)."""
+        if where == "quit" and self.asked_first():
+            return
+        super().action_leave(where)
+
+    async def action_quit(self) -> None:
+        """Every way of quitting (the lobby's ``q``, the palette, after a question) comes here."""
+        if self.asked_first():
+            return
+        await super().action_quit()
+
+    def asked_first(self) -> bool:
+        """While the host this app runs has tables in play (anybody's), quitting asks what becomes of them
+        (:meth:`ask_about_tables`): True when it asks (or, ctrl+q on the question, takes the answer that loses
+        nothing); False when quitting may go ahead."""
+        if self.hosting is None or self.host_stopping:
+            return False
+        if isinstance(self.screen, ChoiceScreen):
+            self.screen.dismiss("keep" if self.hosting.keeps_tables else "end")
+            return True
+        in_play = self.hosting.tables_in_play()
+        if not in_play:
+            return False
+        self.ask_about_tables(in_play)
+        return True
+
+    def ask_about_tables(self, in_play: list[str]) -> None:
+        assert self.hosting is not None
+        count = f"{len(in_play)} table is" if len(in_play) == 1 else f"{len(in_play)} tables are"
+        question = f"Quit Parlour? {count} in play at your host ({', '.join(in_play)})."
+        if self.hosting.keeps_tables:
+            server = self.hosting.host.server
+            detail = (
+                "Keep serving: the host goes on in the background and everybody at the tables is reconnected; "
+                f"your seat waits {_seconds(server.resume_window)} for you (a computer player plays it after "
+                f"{_seconds(server.takeover_after)}; a table with nobody else at it then ends).\n"
+                "Keep for the next start: the host stops, everybody is disconnected, and the next parlour host "
+                "offers the tables again where they stopped.\n"
+                "End them: the tables end for everybody."
+            )
+            choices = [
+                ("background", "Keep serving in the background", "b"),
+                ("keep", "Keep the tables for the next start", "k"),
+                ("end", "End them", "e"),
+                ("stay", "Stay", "s"),
+            ]
+        else:
+            detail = "This host keeps nothing (--no-keep): quitting ends the tables for everybody at them."
+            choices = [("end", "End them and quit", "e"), ("stay", "Stay", "s")]
+
+        def answered(answer: str | None) -> None:
+            if answer is not None:
+                self.stop_host(answer)
+
+        self.push_screen(ChoiceScreen(question, detail, choices), callback=answered)
+
+    def stop_host(self, answer: str) -> None:
+        """Stop the host as ``answer`` says (``background``, ``keep`` or ``end``), then quit; the command prints
+        :attr:`farewell`. The host stops before this app's own connection is closed: a goodbye from this player
+        first would leave its seat to a bot (and a table with nobody else would end)."""
+        hosting = self.hosting
+        assert hosting is not None
+        self.host_stopping = True
+        self.notify("Stopping the host…", markup=False)
+
+        def stop() -> None:
+            codes = ", ".join(hosting.tables_in_play())
+            hosting.stop(end_tables=answer == "end")
+            self.conn.close()  # (it has heard the host's goodbye: nothing is sent)
+            if answer == "end":
+                self.farewell = f"parlour: the tables {codes} ended."
+            elif answer == "keep":
+                self.farewell = f"parlour: the tables {codes} are kept: the next parlour host offers them again."
+            else:
+                self.farewell = self._serve_in_background(hosting, codes)
+            self.call_from_thread(self.exit)
+
+        self.run_worker(stop, thread=True, group="quit", exit_on_error=False)
+
+    @staticmethod
+    def _serve_in_background(hosting: HostThread, codes: str) -> str:
+        from engine.lan.lan_host import HostingError, start_background
+        from engine.records.paths import host_log_path
+
+        try:
+            background = start_background(hosting.host.settings, hosting.host.port, host_log_path())
+        except HostingError as err:
+            return f"parlour: {err}; the tables {codes} are kept: the next parlour host offers them again."
+        return (
+            f"parlour: the tables {codes} go on in a host in the background (process {background.pid}), "
+            f"logging to {background.log}; stop it with: kill {background.pid}"
+        )
+
+    def open_settings_dialog(self) -> None:
+        """The settings dialog over the current screen (its module, with its form widgets, loaded the first time)."""
+        from tui.dialogs.settings import open_settings
+
+        open_settings(self)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from navigation_commands(self, super().get_system_commands(screen))
+        if isinstance(screen, SessionScreen):
+            yield from screen.commands()
+            yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
+            leaving = (
+                "Stop watching this table (m)" if screen.watching else "Leave this table (m; a bot takes your seat)"
+            )
+            yield SystemCommand("Back to the lobby", leaving, lambda: self.action_leave("menu"))
+        if not is_settings_screen(screen):
+            yield SystemCommand("Settings", "Theme and card faces", self.open_settings_dialog)
+
+
+def _seconds(value: float) -> str:
+    """A wait in words: ``2 minutes``, ``1 minute``, ``45 seconds``."""
+    if value >= 60 and value % 60 == 0:
+        minutes = int(value // 60)
+        return "1 minute" if minutes == 1 else f"{minutes} minutes"
+    return f"{value:g} seconds"
