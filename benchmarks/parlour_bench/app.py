@@ -472,7 +472,7 @@ def frame_gaps(seconds: float = 3.0, level: str = "hard") -> float:
     from textual.screen import ModalScreen
 
     from tui.apps.parlour import ParlourApp, PlayConfig
-    from tui.screens.session_screen import SessionScreen
+    from tui.screens.table import TableScreen
 
     ticks: list[float] = []
 
@@ -488,7 +488,7 @@ def frame_gaps(seconds: float = 3.0, level: str = "hard") -> float:
                 if type(screen).__name__ == "ResultsScreen":
                     break
                 screen.dismiss(None)
-            elif isinstance(screen, SessionScreen) and screen.my_turn:
+            elif isinstance(screen, TableScreen) and screen.my_turn:
                 legal = screen.legal
                 passes = [action for action in legal if str(action) == "pass"]
                 screen.submit((passes or list(legal))[0])

@@ -15,7 +15,7 @@ from engine.play.local_sessions import CodecSession
 from engine.play.table_host import TableHost
 from engine.records.replays import keep_replay, load_replay
 from tui.apps.parlour import ParlourApp, PlayConfig
-from tui.screens.session_screen import SessionScreen
+from tui.screens.table import TableScreen
 
 SEED = 987_654_321
 """A seed whose digits would stand out in any text a session receives."""
@@ -62,10 +62,10 @@ async def test_the_local_app_shows_the_seed_it_made_the_table_with() -> None:
     app = ParlourApp(start=PlayConfig(game="screw", players=3, seed=SEED, difficulty="easy"), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(300):
-            if isinstance(app.screen, SessionScreen) and app.screen.is_mounted and app.screen.sub_title:
+            if isinstance(app.screen, TableScreen) and app.screen.is_mounted and app.screen.sub_title:
                 break
             await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, SessionScreen)
+        assert isinstance(screen, TableScreen)
         assert screen.session.info.seed is None  # not from the session...
         assert screen.sub_title.endswith(f"· seed {SEED}")  # ...from the app that made the table

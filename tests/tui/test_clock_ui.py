@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
-from tui_helpers import TableApp, plain_screen, session_screen, wait_for
+from tui_helpers import TableApp, plain_screen, table_screen, wait_for
 
 from engine.play.table_host import TableHost
-from tui.screens.session_screen import SessionScreen
+from tui.screens.table import TableScreen
 from tui.widgets.event_log import EventLog
 from tui.words.clock import ran_out_line
 
@@ -27,7 +27,7 @@ def people_table(game: str, players: int) -> TableHost:
     return TableHost.create(game, players, seed=11, bots=[None] * players, names=NAMES[:players], autostart=False)
 
 
-def clock(screen: SessionScreen, seconds: float, *, ran_out: bool = False, seat: int | None = None) -> dict[str, Any]:
+def clock(screen: TableScreen, seconds: float, *, ran_out: bool = False, seat: int | None = None) -> dict[str, Any]:
     """The host's clock message for the moment the screen's table is at."""
     snap = screen.session.snapshot()
     message: dict[str, Any] = {
@@ -46,9 +46,9 @@ def notices(pilot: Pilot) -> list[str]:
     return list(pilot.app.notices)
 
 
-async def opened(pilot: Pilot) -> SessionScreen:
-    assert await wait_for(pilot, lambda: any(isinstance(s, SessionScreen) for s in pilot.app.screen_stack))
-    screen = session_screen(pilot)
+async def opened(pilot: Pilot) -> TableScreen:
+    assert await wait_for(pilot, lambda: any(isinstance(s, TableScreen) for s in pilot.app.screen_stack))
+    screen = table_screen(pilot)
     assert await wait_for(pilot, lambda: screen.snapshot is not None)
     return screen
 

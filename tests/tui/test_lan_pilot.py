@@ -27,7 +27,7 @@ from tui.dialogs.new_table import CreateTableScreen
 from tui.games.big2.scoring import Big2ScoringScreen
 from tui.games.chase.reveal import RevealScreen
 from tui.screens.lobby import LobbyScreen
-from tui.screens.session_screen import SessionScreen
+from tui.screens.table import TableScreen
 from tui.widgets.event_log import EventLog
 from tui.widgets.hand import HandStrip
 
@@ -119,9 +119,9 @@ async def test_a_hand_of_screw_over_the_lan_then_back_to_the_lobby(server: Serve
             assert "[b]x[/b]" in screen_text(app), "the name was read as markup in the lobby"
             creator.start()
             player.start()
-            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), tries=1000)
             table = app.screen
-            assert isinstance(table, SessionScreen) and table.session is ann and ann.info.seat == 1
+            assert isinstance(table, TableScreen) and table.session is ann and ann.info.seat == 1
             assert await wait_for(pilot, lambda: "[b]x[/b]" in screen_text(app), tries=300)
             played = 0
             for _ in range(4000):
@@ -163,9 +163,9 @@ async def test_a_deal_of_big_two_over_the_lan_to_its_scoring(server: ServerThrea
             await sit_from_the_lobby(pilot, app, creator, code)
             creator.start()
             player.start()
-            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), tries=1000)
             table = app.screen
-            assert isinstance(table, SessionScreen)
+            assert isinstance(table, TableScreen)
             assert await wait_for(pilot, lambda: "[@click=app.quit]q[/]" in screen_text(app), tries=300)
             for _ in range(4000):
                 if isinstance(app.screen, Big2ScoringScreen):
@@ -200,11 +200,11 @@ async def test_make_a_table_from_the_lobby_and_start_it(server: ServerThread) ->
             assert summary is not None and summary["creator"] == "Ann" and summary["game"] == "screw"
             assert [s["status"] for s in summary["seats"]][1:] == ["bot"] * (len(summary["seats"]) - 1)
             await pilot.press("g")
-            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), tries=1000)
             assert ann.info.seat == 0
             # At a LAN table, m leads back to the lobby, and asks first: the match goes on without you.
             table = app.screen
-            assert isinstance(table, SessionScreen)
+            assert isinstance(table, TableScreen)
             assert await wait_for(pilot, lambda: table.in_progress)
             shown = {key: b.binding.description for key, b in table.active_bindings.items() if b.binding.show}
             assert shown.get("m") == "Lobby" and shown.get("q") == "Quit"
@@ -232,7 +232,7 @@ async def test_chat_at_the_table_and_the_turn_clock(server: ServerThread) -> Non
             cleo.start()
 
             def at_table() -> bool:  # (a dialog over it or not: with the clock a hand may end before a look)
-                return any(isinstance(screen, SessionScreen) for screen in app.screen_stack)
+                return any(isinstance(screen, TableScreen) for screen in app.screen_stack)
 
             assert await wait_for(pilot, at_table, tries=6000)
 
@@ -252,7 +252,7 @@ async def test_chat_at_the_table_and_the_turn_clock(server: ServerThread) -> Non
                 return {"type": "chat", "table": code, "name": "Ann", "text": "gg [b]"} in heard
 
             assert await wait_for(pilot, chatted, tries=500)
-            assert any(isinstance(screen, SessionScreen) for screen in app.screen_stack), "chat left the table"
+            assert any(isinstance(screen, TableScreen) for screen in app.screen_stack), "chat left the table"
     finally:
         cleo.close()
         ann.close()
@@ -269,7 +269,7 @@ async def test_a_player_who_drops_is_told_about_at_the_table() -> None:
         async with app.run_test(size=(100, 30)) as pilot:
             await sit_from_the_lobby(pilot, app, cleo, code)
             cleo.start()
-            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), tries=1000)
             writer = cleo._writer
             assert writer is not None
             cleo._loop.call_soon_threadsafe(writer.transport.abort)  # her network fails
@@ -287,7 +287,7 @@ async def test_a_player_who_drops_is_told_about_at_the_table() -> None:
         server.stop()
 
 
-def counting(table: SessionScreen, app: LanApp) -> list[str]:
+def counting(table: TableScreen, app: LanApp) -> list[str]:
     """Whose clock the table counts down now, if its seconds are on the screen."""
     shown = table.clock_shown()
     if shown is None or f"{shown[1]} s" not in screen_text(app):
@@ -296,7 +296,7 @@ def counting(table: SessionScreen, app: LanApp) -> list[str]:
 
 
 def clock_lines(app: LanApp) -> list[str]:
-    screen = next((s for s in app.screen_stack if isinstance(s, SessionScreen)), None)
+    screen = next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
     logs = screen.query(EventLog) if screen is not None else []
     return [line for log in logs for line in log.lines_written if line.startswith("The clock ran out")]
 
@@ -313,9 +313,9 @@ async def test_the_turn_clock_on_screen_over_the_lan(server: ServerThread) -> No
         async with app.run_test(size=(100, 30)) as pilot:
             await sit_from_the_lobby(pilot, app, cleo, code)
             cleo.start()
-            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), tries=1000)
             table = app.screen
-            assert isinstance(table, SessionScreen)
+            assert isinstance(table, TableScreen)
             assert await wait_for(pilot, lambda: table.is_mounted and table.snapshot is not None)
             counted: set[str] = set()
             for _ in range(3000):
@@ -329,7 +329,7 @@ async def test_the_turn_clock_on_screen_over_the_lan(server: ServerThread) -> No
             assert counted == {"Ann", "Cleo"}, counted
             assert mine and all("for you" in line for line in mine), lines
             assert hers and all("for them" in line for line in hers), lines
-            log = next(s for s in app.screen_stack if isinstance(s, SessionScreen)).query_one(EventLog)
+            log = next(s for s in app.screen_stack if isinstance(s, TableScreen)).query_one(EventLog)
             assert not any(line.startswith(("You play", "You pass")) for line in log.lines_written)
             told = [n for n in app.notices if "then a bot plays it for you" in n]
             assert 1 <= len(told) <= len(mine) + 1, told
@@ -349,9 +349,9 @@ async def test_a_spectator_over_the_lan_sees_the_clock_and_leaves_unasked(server
     app = LanApp(ann, table=code)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), tries=1000)
             table = app.screen
-            assert isinstance(table, SessionScreen) and table.watching and ann.info.seat is None
+            assert isinstance(table, TableScreen) and table.watching and ann.info.seat is None
             assert await wait_for(pilot, lambda: table.is_mounted and table.snapshot is not None)
             assert await wait_for(pilot, lambda: counting(table, app) == ["Cleo"], tries=1000)
             assert not table.query(HandStrip).first().display

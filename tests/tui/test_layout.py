@@ -15,7 +15,7 @@ from textual.widget import Widget
 from tui_helpers import my_turn, wait_for
 
 from tui.apps.parlour import ParlourApp, PlayConfig
-from tui.screens.session_screen import SessionScreen
+from tui.screens.table import TableScreen
 from tui.widgets.card import CardFace
 from tui.widgets.event_log import EventLog
 from tui.widgets.hand import HandStrip
@@ -39,7 +39,7 @@ SMALLEST: dict[str, tuple[int, int, int]] = {
 """For each table, with the players that need the most room: the smallest terminal it is complete at (measured)."""
 
 
-def cut_off(screen: SessionScreen, selectors: Iterable[str]) -> list[str]:
+def cut_off(screen: TableScreen, selectors: Iterable[str]) -> list[str]:
     """The essential widgets not wholly on screen (hidden, clipped by their container, or squashed)."""
     missing: list[str] = []
     for selector in (*selectors, "#log"):
@@ -53,7 +53,7 @@ def cut_off(screen: SessionScreen, selectors: Iterable[str]) -> list[str]:
     return missing
 
 
-def _not_whole(screen: SessionScreen, widget: Widget) -> str:
+def _not_whole(screen: TableScreen, widget: Widget) -> str:
     try:
         geometry = screen.find_widget(widget)
     except NoWidget:
@@ -85,7 +85,7 @@ async def test_the_table_fits_its_room(game: str) -> None:
         assert await wait_for(pilot, lambda: my_turn(pilot))
         await pilot.pause()
         screen = pilot.app.screen
-        assert isinstance(screen, SessionScreen)
+        assert isinstance(screen, TableScreen)
         # The screen asks for a larger window below the smallest size that works, not above it.
         need_w, need_h = type(screen).MIN_SIZE
         assert need_w >= width and need_h >= height

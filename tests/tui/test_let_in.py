@@ -17,7 +17,7 @@ from tui_helpers import wait_for
 from engine.lan.remote_session import NetworkSession
 from tui.apps.lan import LanApp
 from tui.dialogs.confirm import ConfirmScreen
-from tui.screens.session_screen import SessionScreen
+from tui.screens.table import TableScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lan"))
 from lan_helpers import WAIT, ServerThread
@@ -72,7 +72,7 @@ async def test_the_creator_is_asked_in_one_key(server: ServerThread, key: str, l
         async with app.run_test(size=(100, 30)) as pilot:
             assert await wait_for(pilot, lambda: ann.table is not None and ann.table["seats"][1]["status"] == "ready")
             ann.start()
-            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), tries=1000)
             bob.close()  # Bob's client dies, without a goodbye
             assert await wait_for(
                 pilot, lambda: ann.table is not None and ann.table["seats"][1]["status"] == "away", tries=1000
@@ -89,7 +89,7 @@ async def test_the_creator_is_asked_in_one_key(server: ServerThread, key: str, l
                 assert answer["type"] == "welcome" and answer["resumed"] is True and answer["table"] == code
             else:
                 assert answer["type"] == "error" and answer["code"] == "refused"
-            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+            assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
     finally:
         if asker is not None:
             asker.close()
@@ -112,7 +112,7 @@ async def test_a_player_back_in_its_seat_as_it_connects_sees_its_table_at_once(s
     app = LanApp(conn)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), tries=1000)
+            assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), tries=1000)
             assert conn.seat == 0
     finally:
         conn.close()

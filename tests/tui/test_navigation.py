@@ -10,7 +10,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.widgets import Button, Footer
-from tui_helpers import my_turn, session_screen, table_of, wait_for
+from tui_helpers import my_turn, table_of, table_screen, wait_for
 
 from engine.games.rank.rules import DRAW
 from tui.apps.parlour import ParlourApp, PlayConfig
@@ -20,7 +20,7 @@ from tui.dialogs.round_over import RESULTS, RoundOverScreen, next_bindings
 from tui.games.chase.reveal import RevealScreen
 from tui.games.rank.table import RankTableScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.session_screen import SessionScreen
+from tui.screens.table import TableScreen
 from tui.widgets.card import CardFace
 from tui.widgets.event_log import EventLog
 
@@ -33,7 +33,7 @@ GAMES = [
 ]
 
 
-def shown_keys(screen: SessionScreen) -> dict[str, str]:
+def shown_keys(screen: TableScreen) -> dict[str, str]:
     """The keys the footer shows now, with their labels."""
     return {key: b.binding.description for key, b in screen.active_bindings.items() if b.binding.show}
 
@@ -44,8 +44,8 @@ async def test_every_table_has_the_same_keys_and_q_asks_first(config: PlayConfig
     notice saying how large the window must be (the table back when it is)."""
     app = ParlourApp(start=config, pace=0)
     async with app.run_test(size=(100, 30)) as pilot:
-        assert await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
-        table = session_screen(pilot)
+        assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = table_screen(pilot)
         assert await wait_for(pilot, lambda: table.snapshot is not None)
         need_w, need_h = table.MIN_SIZE
         await pilot.resize_terminal(need_w - 1, need_h)
@@ -145,7 +145,7 @@ async def test_a_key_greyed_in_the_footer_is_refused_once_in_the_status_line() -
         table = None
         for _ in range(60):  # play until a normal play is held: then drawing is not allowed
             assert await wait_for(pilot, lambda: my_turn(pilot))
-            screen = session_screen(pilot)
+            screen = table_screen(pilot)
             assert isinstance(screen, RankTableScreen)
             table = screen
             if DRAW not in table.legal:

@@ -11,11 +11,11 @@ import pytest
 from parlour_bench.app import MENU_MARKER, app_argv, quit_time
 from textual.dom import DOMNode
 from textual.widgets import Markdown
-from tui_helpers import my_turn, session_screen, wait_for
+from tui_helpers import my_turn, table_screen, wait_for
 
 from engine.play.table_host import TableHost
 from tui.apps.parlour import ParlourApp, PlayConfig
-from tui.screens.session_screen import SessionScreen
+from tui.screens.table import TableScreen
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,7 +59,7 @@ async def test_a_table_is_styled_once_when_it_opens(size: tuple[int, int]) -> No
     app.update_styles = noting  # type: ignore[method-assign]
     async with app.run_test(size=size) as pilot:
         assert await wait_for(pilot, lambda: my_turn(pilot))
-        table = session_screen(pilot)
+        table = table_screen(pilot)
         assert table.has_class("-wide" if size[0] >= 120 else "-narrow")
         assert [widgets for node, widgets in restyled if node is table] == [0]  # its classes, set in compose
 
@@ -75,7 +75,7 @@ async def test_the_bots_start_once_the_table_is_drawn(game: str, monkeypatch: py
         # Textual lays a screen out (each widget's place on it) just before it draws the frame.
         screen = app.screen
         laid_out.append(
-            isinstance(screen, SessionScreen) and sum(widget.region.area > 0 for widget in screen.query("*")) > 5
+            isinstance(screen, TableScreen) and sum(widget.region.area > 0 for widget in screen.query("*")) > 5
         )
         start(host)
 
@@ -89,8 +89,8 @@ async def test_the_bots_start_once_the_table_is_drawn(game: str, monkeypatch: py
 async def test_the_rules_pane_is_built_when_first_opened() -> None:
     app = ParlourApp(start=PlayConfig(game="chase", players=3, seed=5, difficulty="easy"), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
-        table = session_screen(pilot)
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
+        table = table_screen(pilot)
         assert not table.query("#rules-text")
         await pilot.press("r")
         await pilot.pause()

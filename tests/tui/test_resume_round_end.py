@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui_helpers import session_screen, wait_for
+from tui_helpers import table_screen, wait_for
 
 from engine.match import RoundOver
 from engine.play.table_host import TableHost
@@ -85,7 +85,7 @@ async def test_the_app_resumes_at_the_latest_round_end_only() -> None:
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         assert await wait_for(pilot, lambda: isinstance(app.screen, RoundOverScreen))
-        screen = session_screen(pilot)
+        screen = table_screen(pilot)
         assert screen.round_over is not None and screen.round_over.round == rounds[-1].round
         host = app.host
         assert host is not None and host.wait_idle()

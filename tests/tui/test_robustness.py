@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.content import Content
-from tui_helpers import my_turn, session_screen, settled, wait_for
+from tui_helpers import my_turn, settled, table_screen, wait_for
 
 from engine.cards import Card
 from engine.games.big2.rules import Play
@@ -33,7 +33,7 @@ async def test_a_name_is_plain_text_at_the_chase_table(name: str) -> None:
     app = ParlourApp(start=PlayConfig(game="chase", players=3, seed=5, name=name), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         assert await wait_for(pilot, lambda: my_turn(pilot))
-        seat = session_screen(pilot).query_one("#seat-0", SeatBox)
+        seat = table_screen(pilot).query_one("#seat-0", SeatBox)
         # The title reads back as markup in which the name is escaped: parsed again, it is the name itself.
         title = Content.from_markup(seat.border_title or "")
         assert name in title.plain
@@ -50,7 +50,7 @@ async def test_a_name_is_plain_text_at_the_big_two_table_and_in_the_results() ->
     app = ParlourApp(start=PlayConfig(game="big2", players=2, seed=5, name=name), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         assert await wait_for(pilot, lambda: my_turn(pilot))
-        hand = session_screen(pilot).query_one(HandStrip)
+        hand = table_screen(pilot).query_one(HandStrip)
         assert "You" in Content.from_markup(hand.border_title or "").plain
         summary = MatchSummary(title="Big Two", winner=f"{name} wins", places=((1, name),), pot=None, seed=5)
         app.push_screen(ResultsScreen(summary))
@@ -66,7 +66,7 @@ async def test_keys_typed_in_a_burst_apply_in_order() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(200):
             assert await wait_for(pilot, lambda: my_turn(pilot))
-            table = session_screen(pilot)
+            table = table_screen(pilot)
             assert isinstance(table, Big2TableScreen)
             hand = table.query_one(HandStrip)
             singles = {a.cards[0] for a in table.legal if isinstance(a, Play) and len(a.cards) == 1}

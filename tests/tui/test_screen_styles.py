@@ -18,8 +18,8 @@ from tui.apps.parlour import ParlourApp, PlayConfig
 from tui.dialogs.confirm import ConfirmScreen
 from tui.dialogs.settings import SettingsScreen
 from tui.screens.rules import RulesScreen
-from tui.screens.session_screen import SessionScreen
 from tui.screens.stats import StatsScreen
+from tui.screens.table import TableScreen
 from tui.terminal.screen_styles import APP_STYLES, STYLE_ORDER, css_paths, styles_dir
 
 
@@ -92,7 +92,7 @@ async def test_a_table_reads_only_its_own_stylesheets_and_looks_as_with_all_in_a
 ) -> None:
     app = ParlourApp(start=PlayConfig(game=game, players=players, seed=3, difficulty="easy"), pace=0)
     async with app.run_test(size=size) as pilot:
-        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
         await pilot.pause()
         screen = pilot.app.screen
         assert own_files(screen) == files
@@ -152,7 +152,7 @@ async def test_a_table_visited_after_the_menu_looks_as_one_opened_at_once(
             if via_menu:
                 assert await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "MenuScreen")
                 app.start_game(config)
-            assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+            assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
             await pilot.pause()
             orders.append(read_files(app))
             seen.append(styles_of(pilot.app.screen))

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button
-from tui_helpers import TableApp, plain_screen, session_screen, wait_for
+from tui_helpers import TableApp, plain_screen, table_screen, wait_for
 
 from engine.play.table_host import TableHost
 from tui.dialogs.confirm import ConfirmScreen
-from tui.screens.session_screen import SessionScreen
+from tui.screens.table import TableScreen
 from tui.widgets.hand import HandStrip
 
 GAMES = [("screw", 3), ("big2", 4), ("trash", 4), ("rank", 3)]
@@ -25,23 +25,23 @@ def people_table(game: str, players: int) -> TableHost:
     return TableHost.create(game, players, seed=11, bots=[None] * players, names=NAMES[:players], autostart=False)
 
 
-async def opened(pilot: Pilot) -> SessionScreen:
-    assert await wait_for(pilot, lambda: any(isinstance(s, SessionScreen) for s in pilot.app.screen_stack))
-    screen = session_screen(pilot)
+async def opened(pilot: Pilot) -> TableScreen:
+    assert await wait_for(pilot, lambda: any(isinstance(s, TableScreen) for s in pilot.app.screen_stack))
+    screen = table_screen(pilot)
     assert await wait_for(pilot, lambda: screen.snapshot is not None)
     await pilot.pause(0.05)
     return screen
 
 
-def footer_keys(screen: SessionScreen) -> set[str]:
+def footer_keys(screen: TableScreen) -> set[str]:
     return {key for key, b in screen.active_bindings.items() if b.binding.show and screen.app.screen is screen}
 
 
-def visible_buttons(screen: SessionScreen) -> list[str]:
+def visible_buttons(screen: TableScreen) -> list[str]:
     return [str(b.label) for b in screen.query(Button) if b.display and all(a.display for a in b.ancestors_with_self)]
 
 
-def palette_titles(screen: SessionScreen) -> list[str]:
+def palette_titles(screen: TableScreen) -> list[str]:
     return [command.title for command in screen.commands()]
 
 

@@ -14,7 +14,7 @@ from tui.apps.notices import KeepsNotices
 from tui.games import screen_class
 from tui.games.chase.table import ChaseTableScreen
 from tui.messages import MainMenu
-from tui.screens.session_screen import SessionScreen
+from tui.screens.table import TableScreen
 from tui.terminal.screen_styles import StylePaths, app_css_path
 
 
@@ -30,16 +30,16 @@ async def wait_for(pilot: Pilot, condition: Callable[[], bool], tries: int = 600
     return condition()
 
 
-def session_screen(pilot: Pilot) -> SessionScreen:
+def table_screen(pilot: Pilot) -> TableScreen:
     """The table screen, whether or not a dialog is open over it."""
     for screen in reversed(pilot.app.screen_stack):
-        if isinstance(screen, SessionScreen):
+        if isinstance(screen, TableScreen):
             return screen
     raise AssertionError(f"no table screen in {pilot.app.screen_stack}")
 
 
 def table_of(pilot: Pilot) -> ChaseTableScreen:
-    screen = session_screen(pilot)
+    screen = table_screen(pilot)
     assert isinstance(screen, ChaseTableScreen)
     return screen
 
@@ -47,7 +47,7 @@ def table_of(pilot: Pilot) -> ChaseTableScreen:
 def my_turn(pilot: Pilot) -> bool:
     """The player's table is showing, drawn from the latest snapshot, and it is the player's move."""
     screen = pilot.app.screen
-    if not isinstance(screen, SessionScreen) or not screen.idle() or screen.snapshot is None:
+    if not isinstance(screen, TableScreen) or not screen.idle() or screen.snapshot is None:
         return False
     latest = screen.session.snapshot()
     return screen.my_turn and latest.version == screen.snapshot.version

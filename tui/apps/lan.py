@@ -26,7 +26,7 @@ from tui.dialogs.confirm import ChoiceScreen, ConfirmScreen
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain
 from tui.screens.lobby import ChatScreen, LobbyMessage, LobbyScreen
-from tui.screens.session_screen import SessionScreen
+from tui.screens.table import TableScreen
 from tui.settings.in_app import KeepsSettings, is_settings_screen
 from tui.terminal.screen_styles import StylePaths, app_css_path, first_css_path
 
@@ -83,11 +83,11 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
     def on_lobby_message(self, message: LobbyMessage) -> None:
         data = message.data
         kind = data.get("type")
-        if kind == "started" and not isinstance(self.screen, SessionScreen):
+        if kind == "started" and not isinstance(self.screen, TableScreen):
             self.open_table()
         elif kind == "table" and isinstance(data.get("table"), dict):
             self._seat_news(data["table"])
-        elif kind == "chat" and isinstance(self.screen, SessionScreen):
+        elif kind == "chat" and isinstance(self.screen, TableScreen):
             self.notify(f"{data.get('name')}: {data.get('text')}", title="Chat", markup=False)
         elif kind == "lost":
             if data.get("final"):
@@ -131,7 +131,7 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         """During a game, say when a player drops, is replaced by a bot, or comes back (the lobby shows it too)."""
         seats = {int(s["seat"]): (s.get("name"), str(s.get("status"))) for s in summary.get("seats", [])}
         before, self._statuses = self._statuses, seats
-        if summary.get("state") != "playing" or not any(isinstance(s, SessionScreen) for s in self.screen_stack):
+        if summary.get("state") != "playing" or not any(isinstance(s, TableScreen) for s in self.screen_stack):
             return
         for seat, (name, status) in seats.items():
             was = before.get(seat)
@@ -181,7 +181,7 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
             self.pop_screen()
         if self.screen is screen:
             return
-        if isinstance(self.screen, SessionScreen):
+        if isinstance(self.screen, TableScreen):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
@@ -311,7 +311,7 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from navigation_commands(self, super().get_system_commands(screen))
-        if isinstance(screen, SessionScreen):
+        if isinstance(screen, TableScreen):
             yield from screen.commands()
             yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
             leaving = (

@@ -17,15 +17,15 @@ from textual.binding import Binding, BindingType
 
 from tui.dialogs.confirm import ConfirmScreen
 from tui.messages import MainMenu
-from tui.screens.session_screen import SessionScreen
+from tui.screens.table import TableScreen
 
 Where = Literal["quit", "menu"]
 
 
-def table_in_stack(app: App[Any]) -> SessionScreen | None:
+def table_in_stack(app: App[Any]) -> TableScreen | None:
     """The table screen under whatever dialogs are open, if any."""
     for screen in reversed(app.screen_stack):
-        if isinstance(screen, SessionScreen):
+        if isinstance(screen, TableScreen):
             return screen
     return None
 

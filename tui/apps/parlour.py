@@ -31,7 +31,7 @@ from tui.apps.notices import KeepsNotices
 from tui.dialogs.confirm import ConfirmScreen
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain, PlayConfig, StartGame
-from tui.screens.session_screen import SessionScreen
+from tui.screens.table import TableScreen
 from tui.settings.in_app import KeepsSettings, is_settings_screen
 from tui.terminal.screen_styles import StylePaths, app_css_path, first_css_path
 
@@ -171,7 +171,7 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         self._close_table()  # the bots stop at once; a decision in progress is dropped
         self.exit()
 
-    def start_game(self, config: PlayConfig) -> SessionScreen | None:
+    def start_game(self, config: PlayConfig) -> TableScreen | None:
         """Open a table for ``config`` (a random seed if it has none) in place of the current screen.
 
         A configuration the table cannot be set up for is reported, and the main menu shown instead.
@@ -199,7 +199,7 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
             return None
         return self._open_table(host, replace(config, seed=seed), screen_type)
 
-    def _open_table(self, host: TableHost, config: PlayConfig, screen_type: type[SessionScreen]) -> SessionScreen:
+    def _open_table(self, host: TableHost, config: PlayConfig, screen_type: type[TableScreen]) -> TableScreen:
         """Show the table ``host`` runs, your seat 0, and keep it: saved after every move, kept as a replay and
         counted in the statistics when it is over.
 
@@ -255,7 +255,7 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
     def on_write_problem(self, message: WriteProblem) -> None:
         message.stop()
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, SessionScreen):
+            if isinstance(screen, TableScreen):
                 screen.say_problem(message.text)
                 return
         self.notify(message.text, severity="warning", timeout=10, markup=False)  # no table: said once all the same
@@ -310,7 +310,7 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
 
         self.push_screen(ConfirmScreen(question, detail, yes="Go on", no="No"), callback=answered)
 
-    def resume(self, table: SavedTable) -> SessionScreen:
+    def resume(self, table: SavedTable) -> TableScreen:
         """Open the saved ``table`` exactly where it stopped (same cards, seat to move, bots and seed)."""
         decider = ProcessDecider() if bots_in_a_process() else None
         host = TableHost(table, pace=self.pace, decider=decider, autostart=False)  # started by _open_table
@@ -370,7 +370,7 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from navigation_commands(self, super().get_system_commands(screen))
-        if isinstance(screen, SessionScreen):
+        if isinstance(screen, TableScreen):
             yield from screen.commands()
             yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
             yield SystemCommand(

@@ -3,7 +3,7 @@
 table screen, its words and its own dialogs and seats.
 
 Adding a game to the UI is one line in :data:`TABLE_SCREENS`: the game's key and a function that imports its
-:class:`SessionScreen` subclass (which names the same ``GAME_KEY``). The import happens when a table of that game
+:class:`TableScreen` subclass (which names the same ``GAME_KEY``). The import happens when a table of that game
 is first opened, so starting Parlour loads only the screen it shows first. Nothing else in ``tui/`` matches on a
 game's key.
 
@@ -21,34 +21,34 @@ from engine.game import GameEntry
 from engine.registry import ENTRIES, listing
 
 if TYPE_CHECKING:
-    from tui.screens.session_screen import SessionScreen
+    from tui.screens.table import TableScreen
 
 
-def _chase_table() -> type[SessionScreen]:
+def _chase_table() -> type[TableScreen]:
     from tui.games.chase.table import ChaseTableScreen
 
     return ChaseTableScreen
 
 
-def _big2_table() -> type[SessionScreen]:
+def _big2_table() -> type[TableScreen]:
     from tui.games.big2.table import Big2TableScreen
 
     return Big2TableScreen
 
 
-def _trash_table() -> type[SessionScreen]:
+def _trash_table() -> type[TableScreen]:
     from tui.games.trash.table import TrashTableScreen
 
     return TrashTableScreen
 
 
-def _rank_table() -> type[SessionScreen]:
+def _rank_table() -> type[TableScreen]:
     from tui.games.rank.table import RankTableScreen
 
     return RankTableScreen
 
 
-TABLE_SCREENS: dict[str, Callable[[], type[SessionScreen]]] = {
+TABLE_SCREENS: dict[str, Callable[[], type[TableScreen]]] = {
     "chase": _chase_table,
     "big2": _big2_table,
     "trash": _trash_table,
@@ -57,7 +57,7 @@ TABLE_SCREENS: dict[str, Callable[[], type[SessionScreen]]] = {
 """Each game's key (``GameEntry.game.key``) and the function that imports its table screen."""
 
 
-def screen_class(entry: GameEntry) -> type[SessionScreen]:
+def screen_class(entry: GameEntry) -> type[TableScreen]:
     """The table screen for ``entry``'s game; ParlourError when the UI has none yet."""
     load = TABLE_SCREENS.get(entry.game.key)
     if load is None:

@@ -51,10 +51,10 @@ def apply_settings(app: App[Any], settings: Settings) -> None:
     if theme_changed:
         app.theme = settings.theme
     if current() != faces_before and app.is_running:
-        from tui.screens.session_screen import SessionScreen
+        from tui.screens.table import TableScreen
 
         for screen in app.screen_stack:
-            if isinstance(screen, SessionScreen) and screen.snapshot is not None and screen.idle():
+            if isinstance(screen, TableScreen) and screen.snapshot is not None and screen.idle():
                 screen.redraw()
             for widget in screen.walk_children():
                 widget.refresh()

@@ -1,7 +1,7 @@
 """The Big Two table: the other players, the play to beat, your hand, your actions, the deal's log, the rules.
 
 The session plumbing (the event queue, the hold at the end of a deal, the results) is in
-:class:`tui.screens.session_screen.SessionScreen`, shared with the Chase/Screw table; this screen says what the
+:class:`tui.screens.table.TableScreen`, shared with the Chase/Screw table; this screen says what the
 events mean, draws the table and asks the session for hints. The host's bots wait while the scoring is open.
 """
 
@@ -29,7 +29,7 @@ from engine.session import Session, Snapshot
 from tui.games.big2.seats import Big2Seats
 from tui.games.big2.words import cards_text, describe_big2, play_words, signed
 from tui.screens.quick import unfocusable
-from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
+from tui.screens.table import SESSION_BINDINGS, TableScreen, turn_keys
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import FaceSize, card_markup, faces_fitting
 from tui.widgets.event_log import EventLog
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 TURN_ACTIONS = ("play", "pass_turn", "hint")
 
 
-class Big2TableScreen(SessionScreen):
+class Big2TableScreen(TableScreen):
     CSS_PATH: ClassVar[StylePaths] = css_paths("table.tcss", "big2.tcss", "dialogs.tcss", "settings.tcss")
 
     GAME_KEY: ClassVar[str] = "big2"

@@ -1,7 +1,7 @@
 """The Screw/Chase table: the seats, your card, your actions, the event log and the rules pane.
 
 The session plumbing (the event queue, the hold at the end of a hand, the results) is in
-:class:`tui.screens.session_screen.SessionScreen`; this screen says what the events mean and draws the table.
+:class:`tui.screens.table.TableScreen`; this screen says what the events mean and draws the table.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.games.chase.seats import SeatRing
 from tui.games.chase.words import describe, who
-from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
+from tui.screens.table import SESSION_BINDINGS, TableScreen, turn_keys
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import BigSize, CardFace
 from tui.widgets.event_log import EventLog
@@ -43,7 +43,7 @@ DECK_HELP = {
 }
 
 
-class ChaseTableScreen(SessionScreen):
+class ChaseTableScreen(TableScreen):
     CSS_PATH: ClassVar[StylePaths] = css_paths("table.tcss", "chase.tcss", "dialogs.tcss", "settings.tcss")
     GAME_KEY: ClassVar[str] = "chase"
     MIN_SIZE: ClassVar[tuple[int, int]] = (59, 21)

@@ -6,7 +6,7 @@ the Play button) plays it; ``d`` draws, ``x`` passes. Every key is always live a
 refused in words on the status line (why, and what you may do instead), never sent. A Joker asks two questions
 after it is played, the rank it counts as and the card that may follow: each is a dialog
 (:mod:`tui.games.rank.dialogs`) opened when the engine asks it. The session plumbing is in
-:class:`SessionScreen`.
+:class:`TableScreen`.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from tui.games.rank.dialogs import FollowUpScreen, JokerNameScreen, RankDealScre
 from tui.games.rank.seats import RankSeats, waiting_on
 from tui.games.rank.words import RankNarrator, options_text, penalty_text, top_text
 from tui.screens.quick import unfocusable
-from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
+from tui.screens.table import SESSION_BINDINGS, TableScreen, turn_keys
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import FaceSize, faces_row
 from tui.widgets.event_log import EventLog
@@ -71,7 +71,7 @@ def by_suit(card: Card) -> tuple[int, int]:
     return ("SHDC".find(suit) if suit else 4), rank
 
 
-class RankTableScreen(SessionScreen):
+class RankTableScreen(TableScreen):
     CSS_PATH: ClassVar[StylePaths] = css_paths("table.tcss", "rank.tcss", "dialogs.tcss", "settings.tcss")
 
     GAME_KEY: ClassVar[str] = "rank"

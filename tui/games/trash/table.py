@@ -5,7 +5,7 @@ One move in Trash makes a chain of events (a card drawn, put on its slot, the ca
 own slot, …). The screen plays a chain back one step at a time (:meth:`TrashTableScreen.step_pause`, a short
 pause after each step when the app is paced), drawing the table from :func:`step_view` (the last view drawn with
 the events so far applied), so a person can follow where each card went; once the queue is empty the table is
-drawn again from the session's snapshot. The session plumbing is in :class:`SessionScreen`.
+drawn again from the session's snapshot. The session plumbing is in :class:`TableScreen`.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from engine.session import Session, Snapshot
 from tui.games.trash.layout import CardSize, LayoutPanel, panel_width
 from tui.games.trash.words import SOURCE_WORDS, TrashNarrator, slot_label, you_first
 from tui.screens.quick import unfocusable
-from tui.screens.session_screen import SESSION_BINDINGS, SessionScreen, turn_keys
+from tui.screens.table import SESSION_BINDINGS, TableScreen, turn_keys
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import card_markup, empty_face, face_rows
 from tui.widgets.event_log import EventLog
@@ -134,7 +134,7 @@ def changed_slot(event: Event) -> tuple[int, int] | None:
     return None
 
 
-class TrashTableScreen(SessionScreen):
+class TrashTableScreen(TableScreen):
     CSS_PATH: ClassVar[StylePaths] = css_paths("table.tcss", "trash.tcss", "dialogs.tcss", "settings.tcss")
 
     GAME_KEY: ClassVar[str] = "trash"

@@ -15,7 +15,7 @@ the person whose move it is gets one notice; and the first line the log writes a
 a bot made that move (:func:`tui.words.clock.ran_out_line`). A spectator (``watching``: no seat) sees the table
 as the public does: no hand, no moves.
 
-A game's table subclasses :class:`SessionScreen` and fills in the hooks: what an event means to it (``handle``),
+A game's table subclasses :class:`TableScreen` and fills in the hooks: what an event means to it (``handle``),
 how the table is laid out and drawn (``compose_table``, ``render_snapshot``), the end-of-round dialog
 (``round_dialog``) and the match summary (``summary``).
 """
@@ -121,7 +121,7 @@ def turn_keys(*bindings: Binding) -> list[BindingType]:
     return keys
 
 
-class SessionScreen(StyledOnce, Screen[None]):
+class TableScreen(StyledOnce, Screen[None]):
     """The session plumbing of a table: the event queue, the end-of-round hold, the rules pane, the results.
 
     Subclasses must not define ``on_mount`` or ``on_unmount``: Textual calls the handler of every class along the
