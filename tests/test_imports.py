@@ -4,6 +4,12 @@
   file, imports inside functions included (they run too, only later), imports under ``if TYPE_CHECKING:``
   excluded (they never run).
 - Asyncio only in ``engine/lan/``; nothing under ``engine/`` imports Textual or the UI.
+- The layers, as each package's opening docstring says them (:func:`refusal`): the engine's core (the modules
+  directly in ``engine/``, ``engine/bots.py``, ``engine/games/``) imports neither ``engine.play``, ``engine.lan``,
+  ``engine.records`` nor the UI, and none of asyncio, socket, subprocess, threading, sqlite3 (but for
+  :data:`CORE_EXCEPTIONS`); a game never imports another game, on either side; ``engine.play`` never imports
+  ``engine.lan``; ``engine.records`` imports the core only; each package of ``tui`` imports only the packages its
+  docstring names (:data:`TUI_LAYERS`). Each rule is shown to refuse an import planted to break it.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import ast
 from collections import deque
 from collections.abc import Collection, Iterable, Mapping
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
@@ -266,3 +273,241 @@ def test_engine_imports_no_ui(forbidden: str) -> None:
     engine = [m for m in source_files() if m.split(".")[0] == "engine"]
     offenders = _importers((forbidden,), engine)
     assert not offenders, f"the engine imports {forbidden}:\n" + "\n".join(offenders)
+
+
+# -- the layers ---------------------------------------------------------------------------------------------------
+CORE_REFUSES = ("engine.play", "engine.lan", "engine.records", "tui", "textual")
+"""What the engine's core never imports of Parlour's own (or Textual)."""
+CORE_NO_IO = ("asyncio", "socket", "subprocess", "threading", "sqlite3")
+"""The standard library's I/O and concurrency, which the core never imports (but for :data:`CORE_EXCEPTIONS`)."""
+CORE_EXCEPTIONS: Mapping[tuple[str, str], str] = {
+    ("engine.registry", "threading"): "a lock while a game is loaded: bots on other threads may ask for it at once",
+    ("engine.simulate", "threading"): "is this the main thread, before it holds signals for its worker processes?",
+}
+"""The core's imports of :data:`CORE_NO_IO` that stay for now, each with its reason (a test keeps every one needed)."""
+
+TUI_LAYERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # package: (what of tui it may import, what of the engine: "core", "engine.play", "engine.lan", "engine.records")
+    "tui.terminal": (("tui", "tui.terminal.*"), ()),
+    "tui.words": (("tui.words", "tui.words.*"), ("core",)),
+    "tui.widgets": (("tui.widgets.*", "tui.words", "tui.words.*", "tui.terminal.*"), ("core",)),
+    "tui.settings": (("tui.settings.*", "tui.words", "tui.words.*", "tui.screens.*"), ("core", "engine.records")),
+    "tui.dialogs": (
+        (
+            "tui.dialogs.*",
+            "tui.widgets.*",
+            "tui.words",
+            "tui.words.*",
+            "tui.terminal.*",
+            "tui.settings.*",
+            "tui.games",
+            "tui.screens.menu",
+        ),
+        ("core",),
+    ),
+    "tui.screens": (
+        (
+            "tui.screens.*",
+            "tui.dialogs.*",
+            "tui.widgets.*",
+            "tui.words",
+            "tui.words.*",
+            "tui.terminal.*",
+            "tui.settings.*",
+            "tui.games",
+            "tui.games.*.words",  # the replay viewer's words for each game (a later step registers them)
+            "tui.messages",
+        ),
+        ("core", "engine.records"),
+    ),
+    "tui.games.*": (
+        (
+            "tui.games.{game}.*",
+            "tui.screens.*",
+            "tui.dialogs.*",
+            "tui.widgets.*",
+            "tui.words",
+            "tui.words.*",
+            "tui.terminal.*",
+        ),
+        ("core",),
+    ),
+    "tui.games": (("tui.games.*.table", "tui.screens.table"), ("core",)),
+}
+"""Each package of ``tui`` (``tui.games.*``: each game's package, ``{game}`` its own key; ``tui.games``: the UI's
+registration) and what it may import. The apps (``tui.apps``) and the command at the root may import anything, and
+nothing but they imports an app."""
+
+
+def _engine_layer(module: str) -> str:
+    """``core``, ``engine.play``, ``engine.lan`` or ``engine.records``."""
+    parts = module.split(".")
+    return f"engine.{parts[1]}" if len(parts) > 1 and parts[1] in ("play", "lan", "records") else "core"
+
+
+def _game(module: str, side: str) -> str | None:
+    """The game key of a module of ``engine.games.<key>`` or ``tui.games.<key>`` (``side``: engine or tui)."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == [side, "games"] else None
+
+
+def _within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def _tui_layer(module: str) -> str | None:
+    """The key of :data:`TUI_LAYERS` that ``module`` belongs to (None: an app, the command, or the root)."""
+    if _game(module, "tui") is not None:
+        return "tui.games.*"
+    if module == "tui.games":
+        return "tui.games"
+    return next((layer for layer in TUI_LAYERS if "*" not in layer and _within(module, layer)), None)
+
+
+def refusal(module: str, name: str) -> str | None:
+    """Why ``module`` (one of ours) may not import ``name`` (the module it names), or None when it may."""
+    top = name.split(".")[0]
+    if top == "engine" or module.split(".")[0] == "engine":
+        return _engine_refusal(module, name)
+    if top != "tui":
+        return None
+    if _within(name, "tui.apps") and not (_within(module, "tui.apps") or module == "tui.cli"):
+        return "only the command and the apps import an app (screens post messages: tui.messages)"
+    layer = _tui_layer(module)
+    if layer is None:
+        return None
+    allowed = [pattern.format(game=_game(module, "tui")) for pattern in TUI_LAYERS[layer][0]]
+    if not any(fnmatchcase(name, pattern) or name == pattern.removesuffix(".*") for pattern in allowed):
+        return f"{layer} imports only {', '.join(allowed)} of tui"
+    return None
+
+
+def _engine_refusal(module: str, name: str) -> str | None:
+    top = name.split(".")[0]
+    if module.split(".")[0] == "tui":  # the UI importing the engine: by the layer of the UI module
+        layer = _tui_layer(module)
+        if layer is None:
+            return None
+        target = _engine_layer(name)
+        if target not in TUI_LAYERS[layer][1]:
+            return f"{layer} imports {', '.join(TUI_LAYERS[layer][1]) or 'nothing'} of the engine"
+        mine, theirs = _game(module, "tui"), _game(name, "engine")
+        if mine is not None and theirs is not None and theirs != mine:
+            return f"a game's UI imports its own game's engine, not {theirs}"
+        return None
+    layer = _engine_layer(module)
+    if top in ("tui", "textual"):
+        return "nothing in engine imports the UI or Textual"
+    if layer == "core":
+        if any(_within(name, refused) for refused in CORE_REFUSES):
+            return "the core imports none of engine.play, engine.lan, engine.records"
+        if top in CORE_NO_IO and (module, top) not in CORE_EXCEPTIONS:
+            return f"the core does no I/O and runs nothing concurrently: not {top}"
+        mine, theirs = _game(module, "engine"), _game(name, "engine")
+        if mine is not None and theirs is not None and theirs != mine:
+            return f"a game never imports another game ({theirs})"
+        return None
+    if layer == "engine.play" and _within(name, "engine.lan"):
+        return "engine.play never imports engine.lan (the network is built on play, not the reverse)"
+    if layer == "engine.records" and (_within(name, "engine.play") or _within(name, "engine.lan")):
+        return "engine.records imports the core only"
+    return None
+
+
+def layer_problems(imports: Mapping[str, Mapping[str, int]], paths: Mapping[str, str] | None = None) -> list[str]:
+    """Every import in ``imports`` (module -> the names it imports, with their lines) that :func:`refusal`
+    refuses, as ``path:line: module imports name (why)``."""
+    problems = []
+    for module, found in imports.items():
+        where = (paths or {}).get(module, module)
+        for name, line in found.items():
+            why = refusal(module, name)
+            if why is not None:
+                problems.append(f"{where}:{line}: {module} imports {name} ({why})")
+    return sorted(problems)
+
+
+def _all_imports() -> tuple[dict[str, dict[str, int]], dict[str, str]]:
+    files = source_files()
+    imports = {module: file_imports(module, files) for module in files}
+    return imports, {module: str(path.relative_to(ROOT)) for module, path in files.items()}
+
+
+def test_every_package_keeps_to_its_layer() -> None:
+    imports, paths = _all_imports()
+    problems = layer_problems(imports, paths)
+    assert not problems, "imports across the layers:\n" + "\n".join(problems)
+
+
+def test_every_exception_of_the_core_is_still_needed() -> None:
+    """An exception no module needs any more goes (the list stays short and true)."""
+    imports, _ = _all_imports()
+    for module, stdlib in CORE_EXCEPTIONS:
+        assert any(name.split(".")[0] == stdlib for name in imports[module]), (module, stdlib)
+
+
+def test_every_package_of_tui_has_its_layer() -> None:
+    """A new package of tui is given its rules (or is an app): none slips past them unnamed."""
+    packages = {m for m, path in source_files().items() if path.name == "__init__.py" and m.startswith("tui.")}
+    unnamed = {p for p in packages if _tui_layer(p) is None and not _within(p, "tui.apps")}
+    assert not unnamed, unnamed
+
+
+# -- the rules refuse what they should (so a pass means something) -----------------------------------------------
+PLANTED = {
+    # (module, is it a package, its source): what the refusal says
+    ("engine.cards", False, "import threading\n"): "not threading",
+    ("engine.table", False, "def later():\n    import sqlite3\n"): "not sqlite3",
+    ("engine.games.big2.rules", False, "import socket\n"): "not socket",
+    ("engine.game", False, "import subprocess\n"): "not subprocess",
+    ("engine.codec", False, "import asyncio\n"): "not asyncio",
+    ("engine.registry", False, "import asyncio\n"): "not asyncio",
+    ("engine.simulate", False, "import subprocess\n"): "not subprocess",
+    ("engine.table", False, "from engine.play.table_host import TableHost\n"): "engine.records",
+    ("engine.bots", False, "from engine.records import paths\n"): "engine.records",
+    ("engine.session", False, "from engine.lan import protocol\n"): "engine.records",
+    ("engine.games.chase.rules", False, "from engine.games.big2.rules import classify\n"): "another game",
+    ("engine.games.rank.bots", False, "import engine.games.trash.bots\n"): "another game",
+    ("engine.codec", False, "from textual.app import App\n"): "the UI or Textual",
+    ("engine.lan.server", False, "from tui.cli import guest_command\n"): "the UI or Textual",
+    ("engine.records.stats", False, "from tui.words import who\n"): "the UI or Textual",
+    ("engine.play.table_host", False, "from engine.lan.server import LanServer\n"): "never imports engine.lan",
+    ("engine.records.stats", False, "from engine.play.table_host import TableHost\n"): "the core only",
+    ("engine.records.paths", False, "from engine.lan import tokens\n"): "the core only",
+    ("tui.games.chase.table", False, "from tui.games.big2.words import signed\n"): "imports only",
+    ("tui.games.rank.table", False, "from engine.games.trash.rules import TrashView\n"): "not trash",
+    ("tui.widgets.seats", False, "from tui.screens.table import TableScreen\n"): "imports only",
+    ("tui.widgets.card", False, "from tui.dialogs.confirm import ConfirmScreen\n"): "imports only",
+    ("tui.widgets.hand", False, "def later():\n    from tui.games.chase import words\n"): "imports only",
+    ("tui.words.faces", False, "from tui.widgets.card import card_markup\n"): "imports only",
+    ("tui.terminal.driver", False, "from engine.cards import Card\n"): "nothing of the engine",
+    ("tui.screens.menu", False, "from tui.apps.parlour import ParlourApp\n"): "only the command and the apps",
+    ("tui.dialogs.results", False, "from tui.games.big2.table import Big2TableScreen\n"): "imports only",
+    ("tui.screens.lobby", False, "from engine.play.table_host import TableHost\n"): "core, engine.records",
+}
+FINE = {
+    ("engine.registry", False, "import threading\n"),
+    ("engine.games.big2.rules", False, "from engine.games.big2 import core\nfrom engine.match import MatchRule\n"),
+    ("engine.games.chase", True, "from . import rules\n"),
+    ("engine.lan.server", False, "from engine.play.table_host import TableHost\nfrom engine.records import saves\n"),
+    ("engine.play.table_host", False, "from engine.records.paths import data_dir\nimport threading\n"),
+    ("tui.games.chase.table", False, "from tui.screens.table import TableScreen\nimport engine.games.chase.rules\n"),
+    ("tui.widgets.seats", False, "from tui.words.clock import seconds_text\nfrom engine.cards import Card\n"),
+    ("tui.cli", False, "from tui.apps.parlour import ParlourApp\nfrom engine.lan import lan_host\n"),
+    ("tui.screens.replay", False, "from tui.games.rank.words import describe_rank\n"),
+}
+
+
+def _planted(module: str, is_package: bool, source: str) -> list[str]:
+    return layer_problems({module: imports_of(source, module, is_package, source_files().keys())})
+
+
+@pytest.mark.parametrize("case", sorted(PLANTED))
+def test_each_rule_refuses_an_import_planted_to_break_it(case: tuple[str, bool, str]) -> None:
+    problems = _planted(*case)
+    assert len(problems) == 1 and PLANTED[case] in problems[0], problems
+
+
+@pytest.mark.parametrize("case", sorted(FINE))
+def test_the_rules_let_the_layers_own_imports_be(case: tuple[str, bool, str]) -> None:
+    assert _planted(*case) == []
