@@ -11,9 +11,9 @@ import copy
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar, TypeVarTuple
 
 from engine.cards import Card
 from engine.errors import (
@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 OptionsT = TypeVar("OptionsT")
 ViewT = TypeVar("ViewT")
 ActionT = TypeVar("ActionT")
-Action = Any
+Args = TypeVarTuple("Args")
+Action = object
 """Any game's action, where the game is not known (a table, a session)."""
 
 
@@ -53,7 +54,7 @@ class Deferred:
     """
 
     @classmethod
-    def deferred(cls, build: Callable[..., dict[str, Any]], *args: Any, **now: Any) -> Self:
+    def deferred(cls, build: Callable[[*Args], Mapping[str, object]], *args: *Args, **now: object) -> Self:
         """A view whose fields ``build(*args)`` returns when one is first read; ``now`` are fields given at once.
 
         A field with a default must be among ``now``: the dataclass keeps its default on the class, where it would
@@ -74,7 +75,7 @@ class Deferred:
             fields.update(now)
         return view
 
-    def _materialize(self) -> dict[str, Any]:
+    def _materialize(self) -> dict[str, object]:
         fields = self.__dict__
         pending = fields.get("_build")
         if pending is not None:
@@ -85,7 +86,7 @@ class Deferred:
 
     if not TYPE_CHECKING:  # for mypy, a view has its declared fields and nothing else
 
-        def __getattr__(self, name: str) -> Any:
+        def __getattr__(self, name: str) -> object:
             """Only called for a name not in the instance: a field of a deferred view not built yet."""
             fields = self.__dict__ if name.startswith("__") else self._materialize()
             try:
@@ -93,7 +94,7 @@ class Deferred:
             except KeyError:
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> dict[str, object]:
         """What ``pickle`` and ``copy`` keep: the fields, built (the builder is not sent anywhere)."""
         return dict(self._materialize())
 
@@ -200,16 +201,30 @@ class Scenario:
     totals: tuple[int, ...] | None = None
 
 
+class FinishedMatch(Protocol):
+    """What :class:`Figures` and ``parlour simulate`` read of a finished match (any game's :class:`GameState` is
+    one)."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def history(self) -> Sequence[Event]: ...
+
+    @property
+    def result(self) -> MatchResult | None: ...
+
+
 class Figures(Protocol):
     """Game-specific figures for ``parlour simulate``: fed each finished match, then reported as JSON data."""
 
     column: str
     """The per-seat figure the plain-text table shows beside the wins."""
 
-    def add(self, state: GameState[Any, Any, Any], position: Sequence[int]) -> None:
+    def add(self, state: FinishedMatch, position: Sequence[int]) -> None:
         """Count a finished match; seat ``s`` held line-up position ``position[s]``."""
 
-    def report(self) -> dict[str, Any]: ...
+    def report(self) -> dict[str, object]: ...
 
 
 @dataclass
@@ -292,7 +307,7 @@ class GameState(ABC, Generic[OptionsT, ViewT, ActionT]):
             return action  # type: ignore[return-value]
         raise InvalidActionError(f"not an action of this game: {echo(action)}")
 
-    def validate_action(self, action: Any) -> None:
+    def validate_action(self, action: object) -> None:
         """Check the inside of an action object (its cards are cards...); InvalidActionError when it is garbage."""
 
     # -- check, then do ----------------------------------------------------------------------------------------

@@ -63,6 +63,7 @@ from engine.events import Event, frozen
 from engine.game import (
     Deferred,
     Figures,
+    FinishedMatch,
     Game,
     GameState,
     MatchResult,
@@ -267,15 +268,15 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-class PerSuitOrder(dict[str, Any]):
+class PerSuitOrder(dict[str, T]):
     """Tables made for one suit order the first time it is looked up (a game uses one of them; making both at import
     was a tenth of the app's start-up)."""
 
-    def __init__(self, make: Any) -> None:
+    def __init__(self, make: Callable[[str], T]) -> None:
         super().__init__()
         self.make = make
 
-    def __missing__(self, suits: str) -> Any:
+    def __missing__(self, suits: str) -> T:
         if suits not in SUIT_ORDERS:
             raise KeyError(suits)
         made = self[suits] = self.make(suits)
@@ -611,7 +612,7 @@ class Play:
 
     if not TYPE_CHECKING:  # for mypy, a play has its cards and nothing else
 
-        def __getattr__(self, name: str) -> Any:
+        def __getattr__(self, name: str) -> object:
             """Only called for a name not in the instance: the cards of a play made by :func:`play_of`, worked out
             from its combination when first read (most listed plays are never chosen, nor read)."""
             fields = self.__dict__
@@ -927,7 +928,7 @@ _SEATS_AFTER = {n: tuple(tuple((dealer + 1 + i) % n for i in range(n)) for deale
 """By number of players and dealer: the seats in turn order from the dealer's left, as a deal is dealt."""
 
 
-def _on_core(name: str, doc: str) -> Any:
+def _on_core(name: str, doc: str) -> property:
     """A field of the state that its :class:`MoveCore` holds, read and written there."""
     return property(attrgetter(f"_core.{name}"), lambda self, value: setattr(self._core, name, value), doc=doc)
 
@@ -1155,7 +1156,7 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
             return PASS  # a pass made past PassTurn.__new__ (object.__new__, a careless copy) is still the pass
         return super().coerce_action(action)
 
-    def validate_action(self, action: Any) -> None:
+    def validate_action(self, action: object) -> None:
         if isinstance(action, Play):
             checked_cards(action.cards)
         elif not isinstance(action, PassTurn):
@@ -1277,7 +1278,7 @@ class Big2State(GameState[Big2Options, Big2View, Big2Action]):
         )
         return view
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
+    def __setstate__(self, state: dict[str, object]) -> None:
         """Unpickled (:meth:`MoveCore.__reduce__`): the core is this state's."""
         self.__dict__.update(state)
         self._core.owner = self
@@ -1332,7 +1333,7 @@ def _view_fields(
     totals: tuple[int, ...],
     last_deal: DealOver | None,
     over: bool,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """A :class:`Big2View`'s fields from the snapshot :meth:`Big2State._view` took (``hand``: the seat's own
     cards as a mask, none for a spectator)."""
     enc = _ENCODINGS[options.suits]
@@ -1548,7 +1549,7 @@ class Big2Figures:
         self.won: dict[int, int] = {}
         self.players = 0
 
-    def add(self, state: GameState[Any, Any, Any], position: Sequence[int]) -> None:
+    def add(self, state: FinishedMatch, position: Sequence[int]) -> None:
         self.players = max(self.players, len(position))
         for event in state.history:
             if isinstance(event, DealOver):
@@ -1556,7 +1557,7 @@ class Big2Figures:
                 where = position[event.winner]
                 self.won[where] = self.won.get(where, 0) + 1
 
-    def report(self) -> dict[str, Any]:
+    def report(self) -> dict[str, object]:
         return {
             "deals": self.deals,
             "score": "match points (running total)",

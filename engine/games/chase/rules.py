@@ -28,7 +28,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum, StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from engine.cards import Card, Rank, Suit, plain_text, sort_key, standard_deck
 from engine.errors import InvalidActionError, OptionError, echo
@@ -47,7 +47,7 @@ from engine.game import (
 from engine.match import MatchProgress, MatchRule, RoundStarted
 
 if TYPE_CHECKING:
-    from engine.game import Figures
+    from engine.game import Figures, FinishedMatch
 
 __all__ = [
     "Acted",
@@ -692,7 +692,7 @@ def _view_fields(
     not_king: frozenset[int],
     gone: tuple[Card, ...],
     winner: int | None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """A :class:`ChaseView`'s fields from the snapshot :meth:`ChaseState._view` took (the seat's legal actions
     follow from its own card, which it knows, when it is to move)."""
     legal: tuple[ChaseAction, ...] = ()
@@ -807,7 +807,7 @@ class ChaseFigures:
         self.pays: list[int] = []
         self.lives_paid: list[int] = []
 
-    def add(self, state: GameState[Any, Any, Any], position: Sequence[int]) -> None:
+    def add(self, state: FinishedMatch, position: Sequence[int]) -> None:
         if not self.hands_in:
             self.hands_in = [0] * state.players
             self.pays = [0] * state.players
@@ -822,7 +822,7 @@ class ChaseFigures:
                 self.pays[position[event.seat]] += 1
                 self.lives_paid[position[event.seat]] += event.amount
 
-    def report(self) -> dict[str, Any]:
+    def report(self) -> dict[str, object]:
         return {
             "hands": self.hands,
             "hands_per_game": round(self.hands / self.games, 3) if self.games else 0.0,

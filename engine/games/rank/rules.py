@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.cards import Card, Rank, deck, is_card, plain_text, sort_key
 from engine.errors import InvalidActionError, OptionError, echo
@@ -45,6 +45,7 @@ from engine.events import Event, frozen
 from engine.game import (
     Deferred,
     Figures,
+    FinishedMatch,
     Game,
     GameState,
     MatchResult,
@@ -100,7 +101,7 @@ COMEBACK = 2
 """Cards a returning player draws."""
 
 
-def _view_fields(hand: tuple[Card, ...]) -> dict[str, Any]:
+def _view_fields(hand: tuple[Card, ...]) -> dict[str, object]:
     """The field of a :class:`RankView` that :meth:`RankState._view` left to be worked out when read."""
     return {"hand": tuple(sorted(hand, key=sort_key))}
 
@@ -589,7 +590,7 @@ class RankState(GameState[RankOptions, RankView, RankAction]):
             return self.can_draw()
         return not self.can_draw() and not any(c.rank in _ESCAPES for c in hand)
 
-    def validate_action(self, action: Any) -> None:
+    def validate_action(self, action: object) -> None:
         validate(action)
 
     def parse_action(self, text: str) -> RankAction:
@@ -853,7 +854,7 @@ class RankFigures:
         self.players = 0
         self.lost: dict[int, int] = {}
 
-    def add(self, state: GameState[Any, Any, Any], position: Sequence[int]) -> None:
+    def add(self, state: FinishedMatch, position: Sequence[int]) -> None:
         self.games += 1
         self.players = max(self.players, len(position))
         for event in state.history:
@@ -862,7 +863,7 @@ class RankFigures:
                 where = position[event.loser]
                 self.lost[where] = self.lost.get(where, 0) + 1
 
-    def report(self) -> dict[str, Any]:
+    def report(self) -> dict[str, object]:
         return {
             "deals": self.deals,
             "deals_per_game": round(self.deals / self.games, 3) if self.games else 0.0,

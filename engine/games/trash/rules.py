@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.cards import Card, Rank, plain_text, standard_deck
 from engine.errors import InvalidActionError, OptionError, echo
@@ -49,6 +49,7 @@ from engine.events import Event
 from engine.game import (
     Deferred,
     Figures,
+    FinishedMatch,
     Game,
     GameState,
     MatchResult,
@@ -424,7 +425,7 @@ def deck_of(players: int) -> list[Card]:
     return standard_deck() * (1 if players <= 2 else 2)
 
 
-def _view_fields(layouts: tuple[tuple[Card | None, ...], ...], discard: tuple[Card, ...]) -> dict[str, Any]:
+def _view_fields(layouts: tuple[tuple[Card | None, ...], ...], discard: tuple[Card, ...]) -> dict[str, object]:
     """The fields of a :class:`TrashView` that :meth:`TrashState._view` left to be put in when read."""
     return {"layouts": layouts, "discard": discard}
 
@@ -553,7 +554,7 @@ class TrashState(GameState[TrashOptions, TrashView, TrashAction]):
             return kind is Swap or (kind is Keep and self.held_from != "discard")
         return False
 
-    def validate_action(self, action: Any) -> None:
+    def validate_action(self, action: object) -> None:
         validate(action)
 
     def parse_action(self, text: str) -> TrashAction:
@@ -837,7 +838,7 @@ class TrashFigures:
         self.completions: dict[int, int] = {}
         self.turn_sums: dict[int, int] = {}
 
-    def add(self, state: GameState[Any, Any, Any], position: Sequence[int]) -> None:
+    def add(self, state: FinishedMatch, position: Sequence[int]) -> None:
         self.games += 1
         self.players = max(self.players, len(position))
         for event in state.history:
@@ -851,7 +852,7 @@ class TrashFigures:
                 self.completions[where] = self.completions.get(where, 0) + 1
                 self.turn_sums[where] = self.turn_sums.get(where, 0) + event.turn
 
-    def report(self) -> dict[str, Any]:
+    def report(self) -> dict[str, object]:
         return {
             "deals": self.deals,
             "deals_per_game": round(self.deals / self.games, 3) if self.games else 0.0,
