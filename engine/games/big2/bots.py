@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
 
 from engine.cards import Card
 from engine.game import Game
@@ -326,7 +325,7 @@ def _others_min(counts: Sequence[int], seat: int) -> int:
 class MediumBig2Bot:
     difficulty = "medium"
 
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
+    def __init__(self, game: Game[Big2Options, Big2View, Big2Action]) -> None:
         self.game = game
 
     def choose(self, view: Big2View, legal: Sequence[Big2Action], rng: random.Random) -> Big2Action:
@@ -348,7 +347,7 @@ class EasyBig2Bot:
     reads_view = False
     """It chooses from its legal actions alone: a table need not make it a view (see :mod:`engine.bots`)."""
 
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
+    def __init__(self, game: Game[Big2Options, Big2View, Big2Action]) -> None:
         self.game = game
 
     def choose(self, view: Big2View | None, legal: Sequence[Big2Action], rng: random.Random) -> Big2Action:
@@ -599,7 +598,7 @@ class HardBig2Bot:
     (every deal of a one-deal game) going out first is all that counts, not the points (a deal's points are far
     below 1000, so they only break ties between playouts won or lost alike)."""
 
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
+    def __init__(self, game: Game[Big2Options, Big2View, Big2Action]) -> None:
         self.game = game
 
     def candidates(self, view: Big2View) -> list[Combo | None]:

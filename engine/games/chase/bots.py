@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from engine.cards import Card, Rank, standard_deck
 from engine.game import Game
@@ -37,7 +36,7 @@ class MediumChaseBot:
 
     difficulty = "medium"
 
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
+    def __init__(self, game: Game[ChaseOptions, ChaseView, ChaseAction]) -> None:
         self.game = game
 
     def choose(self, view: ChaseView, legal: Sequence[ChaseAction], rng: random.Random) -> ChaseAction:
@@ -56,7 +55,7 @@ class HardChaseBot:
     model_noise = 0.15
     """How often the model of the other players is taken to go against the threshold rule."""
 
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
+    def __init__(self, game: Game[ChaseOptions, ChaseView, ChaseAction]) -> None:
         self.game = game
 
     def choose(self, view: ChaseView, legal: Sequence[ChaseAction], rng: random.Random) -> ChaseAction:

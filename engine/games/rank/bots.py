@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from engine.cards import Card, Rank
 from engine.game import Game
@@ -36,6 +35,7 @@ from engine.games.rank.rules import (
     Name,
     Play,
     RankAction,
+    RankOptions,
     RankPhase,
     RankState,
     RankView,
@@ -144,7 +144,7 @@ class MediumRankBot:
 
     difficulty = "medium"
 
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
+    def __init__(self, game: Game[RankOptions, RankView, RankAction]) -> None:
         self.game = game
 
     def choose(self, view: RankView, legal: Sequence[RankAction], rng: random.Random) -> RankAction:
@@ -165,7 +165,7 @@ class HardRankBot:
     prior = 0.3
     """The head start of the policy's own choice, as a share of the playouts per candidate."""
 
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
+    def __init__(self, game: Game[RankOptions, RankView, RankAction]) -> None:
         self.game = game
 
     def candidates(self, view: RankView, legal: Sequence[RankAction]) -> list[RankAction]:

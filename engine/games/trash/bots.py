@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from engine.game import Game
 from engine.games.trash.rules import (
@@ -31,6 +30,7 @@ from engine.games.trash.rules import (
     SWAP,
     PlaceKing,
     TrashAction,
+    TrashOptions,
     TrashView,
     deck_of,
     is_king,
@@ -65,7 +65,7 @@ class MediumTrashBot:
 
     difficulty = "medium"
 
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
+    def __init__(self, game: Game[TrashOptions, TrashView, TrashAction]) -> None:
         self.game = game
 
     def choose(self, view: TrashView, legal: Sequence[TrashAction], rng: random.Random) -> TrashAction:
@@ -87,7 +87,7 @@ class HardTrashBot:
     rivalry = 0.5
     """How much a copy counts as gone when another player still needs that rank (they keep it when they get it)."""
 
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
+    def __init__(self, game: Game[TrashOptions, TrashView, TrashAction]) -> None:
         self.game = game
 
     def chance_to_come(self, view: TrashView, rank: int) -> float:
