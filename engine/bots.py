@@ -15,30 +15,49 @@ from __future__ import annotations
 import random
 import struct
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from engine.game import Action, Game
+from engine.game import ActionT, Game, OptionsT, ViewT
+
+if TYPE_CHECKING:
+    from hashlib import blake2b
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class _Indexable(Protocol[T_co]):
+    """What ``random.Random.choice`` draws from: a length and items by index."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int, /) -> T_co: ...
+
 
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
 class Bot(Protocol):
+    """Any game's bot, where the game is not known (the registry, a table): its view and its actions are its game's
+    own, which no type parameter carries that far, so they are ``Any`` here (the action it chooses is only passed
+    on, to be checked by the rules)."""
+
     difficulty: str
 
-    def choose(self, view: Any, legal: Sequence[Action], rng: random.Random) -> Action: ...
+    def choose(self, view: Any, legal: Sequence[Any], rng: random.Random) -> object: ...
 
 
-class RandomBot:
+class RandomBot(Generic[OptionsT, ViewT, ActionT]):
     """``easy``: any legal action, uniformly at random."""
 
     difficulty = "easy"
     reads_view = False
     """It looks at its legal actions only: a table need not make it a view."""
 
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
+    def __init__(self, game: Game[OptionsT, ViewT, ActionT]) -> None:
         self.game = game
 
-    def choose(self, view: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(self, view: object, legal: Sequence[ActionT], rng: random.Random) -> ActionT:
         return rng.choice(legal)
 
 
@@ -85,7 +104,7 @@ class DecisionRandom(random.Random):
         bits: int = _C_RANDOM.getrandbits(self, k)
         return bits
 
-    def choice(self, seq: Any) -> Any:
+    def choice(self, seq: _Indexable[T]) -> T:
         """``random.Random.choice`` written out (the same numbers drawn: ``getrandbits`` of the bound's bits until
         one is below it): a bot's usual draw, without two calls."""
         n = len(seq)
@@ -125,9 +144,12 @@ class DecisionRandom(random.Random):
             self._words = []
             random.Random.setstate(self, state)
 
-    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy: the same stream from the same point
+    def __reduce__(self) -> _Reduction:  # pickle and copy: the same stream from the same point
         return _restore_decision_random, (self.getstate(),)
 
+
+_Reduction = tuple[Callable[[tuple[object, ...]], random.Random], tuple[tuple[object, ...]]]
+"""What a decision's RNG gives ``pickle`` and ``copy``: the function that makes it again, and its state."""
 
 _DIGEST_STATE = "parlour-decision-digest"
 _TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0
@@ -137,7 +159,7 @@ _WORDS = struct.Struct("<16I")
 """A digest as sixteen 32-bit words (the words are made where they are first drawn: a call fewer)."""
 
 
-def _load_blake2b(data: bytes) -> Any:
+def _load_blake2b(data: bytes) -> blake2b:
     """``hashlib.blake2b(data)``, hashlib imported (it loads OpenSSL's digests) at the first digest rather than with
     the engine; from then on :data:`_blake2b` is hashlib's own function."""
     global _blake2b
@@ -147,7 +169,7 @@ def _load_blake2b(data: bytes) -> Any:
     return blake2b(data)
 
 
-_blake2b: Callable[[bytes], Any] = _load_blake2b
+_blake2b: Callable[[bytes], blake2b] = _load_blake2b
 
 
 def _to_twister(rng: DecisionRandom) -> None:
@@ -161,7 +183,7 @@ def _to_twister(rng: DecisionRandom) -> None:
             rng.__class__ = random.Random  # type: ignore[assignment]  # from now on the plain generator, at C speed
 
 
-def _restore_decision_random(state: tuple[Any, ...]) -> random.Random:
+def _restore_decision_random(state: tuple[object, ...]) -> random.Random:
     if state and state[0] == _DIGEST_STATE:
         made = DecisionRandom("")
         made.setstate(state)
@@ -192,12 +214,12 @@ class CancellableRandom(DecisionRandom):
             raise DecisionCancelled
         return super().random()
 
-    def choice(self, seq: Any) -> Any:
+    def choice(self, seq: _Indexable[T]) -> T:
         if self._cancelled():
             raise DecisionCancelled
         return super().choice(seq)
 
-    def __reduce__(self) -> tuple[Any, ...]:  # the cancel test is not sent anywhere: a copy draws on uncancelled
+    def __reduce__(self) -> _Reduction:  # the cancel test is not sent anywhere: a copy draws on uncancelled
         return _restore_decision_random, (self.getstate(),)
 
 
