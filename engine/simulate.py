@@ -23,10 +23,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, is_dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from engine.errors import OptionError
-from engine.game import GameState
+from engine.game import FinishedMatch
 from engine.registry import check_level, get_entry
 from engine.table import MAX_SEED, Table, check_seed, match_options
 
@@ -75,7 +75,7 @@ class _Run:
     def shift(self, index: int) -> int:
         return index % self.players if self.rotate else 0
 
-    def play(self, index: int) -> GameState[Any, Any, Any]:
+    def play(self, index: int) -> FinishedMatch:
         """Match ``index`` of the run, played out: its seed and line-up depend on the index alone, never on which
         process plays it or what it played before."""
         shift = self.shift(index)
@@ -92,6 +92,32 @@ class _Run:
         )
         table.run()
         return table.state
+
+
+class SeatReport(TypedDict):
+    """One line-up position's figures in a :func:`simulate` report."""
+
+    seat: int
+    bot: str
+    wins: float
+    win_rate: float
+    mean_score: float
+
+
+class SimulateReport(TypedDict):
+    """What :func:`simulate` returns (JSON data): the run, its timing, per-seat figures and the game's own."""
+
+    game: str
+    options: object
+    players: int
+    games: int
+    seed: int
+    bots: list[str]
+    seconds: float
+    games_per_second: float | None
+    seats: list[SeatReport]
+    stats: dict[str, Any]
+    """``rotated`` and the game's own figures (:meth:`engine.game.Figures.report`), whose shape is the game's."""
 
 
 _Result = tuple[int, bytes | None, Exception | None]
@@ -193,7 +219,7 @@ def _next_result(results: Queue[_Result], workers: Sequence[BaseProcess]) -> _Re
 
 def _in_processes(
     run: _Run, games: int, jobs: int, progress: Callable[[int, int], None] | None
-) -> Iterator[GameState[Any, Any, Any]]:
+) -> Iterator[FinishedMatch]:
     """Every match's finished state in match order, played by ``jobs`` processes. Pieces finish in any order;
     each is held until those before it have been given out, and ``progress`` counts matches as pieces finish.
 
@@ -221,7 +247,7 @@ def _in_processes(
                 worker.start()
         if pressed:
             raise KeyboardInterrupt
-        done: dict[int, list[GameState[Any, Any, Any]]] = {}
+        done: dict[int, list[FinishedMatch]] = {}
         played = 0
         following = 0
         for _piece in chunks:
@@ -263,7 +289,7 @@ def simulate(
     rotate: bool = False,
     progress: Callable[[int, int], None] | None = None,
     jobs: int = 1,
-) -> dict[str, Any]:
+) -> SimulateReport:
     """Play ``games`` matches between bots and report per-seat wins and scores (and game-specific stats).
 
     With ``rotate``, match ``i`` seats the bots turned ``i`` places round the table, so each bot plays every seat
@@ -294,7 +320,7 @@ def simulate(
     figures = entry.game.figures()
     started = time.perf_counter()
     if parallel:
-        states: Iterator[GameState[Any, Any, Any]] = _in_processes(run, games, jobs, progress)
+        states: Iterator[FinishedMatch] = _in_processes(run, games, jobs, progress)
     else:
         states = (run.play(index) for index in range(games))
     for index, state in enumerate(states):
@@ -310,7 +336,7 @@ def simulate(
         if progress is not None and not parallel:
             progress(index + 1, games)
     seconds = time.perf_counter() - started
-    seats = [
+    seats: list[SeatReport] = [
         {
             "seat": seat,
             "bot": levels[seat],
@@ -320,7 +346,7 @@ def simulate(
         }
         for seat in range(players)
     ]
-    stats: dict[str, Any] = {"rotated": rotate} | figures.report()
+    stats: dict[str, object] = {"rotated": rotate} | figures.report()
     return {
         "game": entry.key,
         "options": asdict(options) if is_dataclass(options) and not isinstance(options, type) else str(options),
