@@ -39,14 +39,18 @@ import json
 import types
 import typing
 from collections.abc import Callable
-from typing import Any, TypeVar, Union
+from typing import Any, NoReturn, TypeVar, Union
 
 from engine.cards import Card, is_card, standard_deck
 from engine.errors import CodecError, ParlourError, echo
 
+T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
+
 _BY_TAG: dict[tuple[str, str], type] = {}
 _TAG: dict[type, tuple[str, str]] = {}
-_HINTS: dict[type, dict[str, Any]] = {}
+_HINTS: dict[type, dict[str, object]] = {}
 
 
 def register(game: str, *classes: type) -> None:
@@ -91,7 +95,7 @@ def tag_of(cls: type) -> tuple[str, str]:
         raise CodecError(f"{cls.__name__} is not registered with the codec") from None
 
 
-def _hints(cls: type) -> dict[str, Any]:
+def _hints(cls: type) -> dict[str, object]:
     hints = _HINTS.get(cls)
     if hints is None:
         hints = _HINTS[cls] = typing.get_type_hints(cls)
@@ -101,7 +105,7 @@ def _hints(cls: type) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------------------------
 # Encoding
 # ---------------------------------------------------------------------------------------------------------------
-def encode(value: Any) -> Any:
+def encode(value: object) -> Any:
     """``value`` as plain JSON data (see the module docstring); CodecError for what cannot be sent."""
     try:
         return _encode(value, Any)
@@ -115,7 +119,7 @@ _PLAIN = frozenset({type(None), bool, int, float, str})
 """The types whose values are their own JSON (exactly these: a subclass, such as an IntEnum, is looked at)."""
 
 
-def _encode(value: Any, hint: Any) -> Any:
+def _encode(value: Any, hint: object) -> Any:
     cls = type(value)
     if cls in _PLAIN:  # the commonest cases first; the checks below answer the same for these
         return value
@@ -151,7 +155,7 @@ def _encode(value: Any, hint: Any) -> Any:
     raise CodecError(f"cannot encode a {type(value).__name__}: {echo(value)}")
 
 
-def _encode_fields(value: Any, cls: type, fields: tuple[tuple[str, Any, bool], ...]) -> dict[str, Any]:
+def _encode_fields(value: object, cls: type, fields: tuple[tuple[str, object, bool], ...]) -> dict[str, Any]:
     game, name = tag_of(cls)
     out: dict[str, Any] = {"game": game, "type": name}
     for field, field_hint, _required in fields:
@@ -159,7 +163,7 @@ def _encode_fields(value: Any, cls: type, fields: tuple[tuple[str, Any, bool], .
     return out
 
 
-def _encode_items(value: tuple[Any, ...] | list[Any], hint: Any) -> list[Any]:
+def _encode_items(value: tuple[object, ...] | list[object], hint: object) -> list[Any]:
     every, by_index = _item_hints(hint)
     if by_index is None:
         return [_encode(item, every) for item in value]
@@ -167,12 +171,12 @@ def _encode_items(value: tuple[Any, ...] | list[Any], hint: Any) -> list[Any]:
     return [_encode(item, by_index[index] if index < last else Any) for index, item in enumerate(value)]
 
 
-_INIT_FIELDS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
+_INIT_FIELDS: dict[type, tuple[tuple[str, object, bool], ...]] = {}
 """The registered dataclasses met so far (encoded or decoded), by their class: the next value of one goes straight
 to its fields."""
 
 
-def _init_fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:
+def _init_fields(cls: type) -> tuple[tuple[str, object, bool], ...]:
     """The fields a dataclass's ``__init__`` takes (those its encoding holds), each with its type hint and whether
     it has no default; worked out once per class."""
     fields = _INIT_FIELDS.get(cls)
@@ -191,33 +195,33 @@ def _init_fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:
     return fields
 
 
-def _sort_key(data: Any) -> str:
+def _sort_key(data: object) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
-def _names_type(hint: Any, cls: type) -> bool:
+def _names_type(hint: object, cls: type) -> bool:
     """Does ``hint`` say for sure that a value here is a ``cls`` (so it needs no tag)?"""
     if hint is cls:
         return True
     return bool(_memo(_NAMES_TYPE, (hint, cls), _names_type_of))
 
 
-def _names_type_of(key: tuple[Any, type]) -> bool:
+def _names_type_of(key: tuple[object, type]) -> bool:
     hint, cls = key
     if _is_union(hint):
         return cls in typing.get_args(hint)
     return False
 
 
-_NAMES_TYPE: dict[Any, bool] = {}
-_ITEM_HINTS: dict[Any, tuple[Any, tuple[Any, ...] | None]] = {}
-_DICT_HINTS: dict[Any, tuple[Any, Any]] = {}
-_DECODING: dict[Any, tuple[str, Any]] = {}
+_NAMES_TYPE: dict[tuple[object, type], bool] = {}
+_ITEM_HINTS: dict[object, tuple[object, tuple[object, ...] | None]] = {}
+_DICT_HINTS: dict[object, tuple[object, object]] = {}
+_DECODING: dict[object, tuple[str, object]] = {}
 """What a type hint means to the codec, worked out once per hint (a hint is looked at for every value sent or
 received): whether it names a class, its items' hints, its keys' and values' hints, how to decode into it."""
 
 
-def _memo(cache: dict[Any, Any], key: Any, make: Callable[[Any], Any]) -> Any:
+def _memo(cache: dict[K, V], key: K, make: Callable[[K], V]) -> V:
     """``make(key)``, remembered in ``cache`` (a key that cannot be hashed is worked out every time)."""
     try:
         return cache[key]
@@ -228,19 +232,19 @@ def _memo(cache: dict[Any, Any], key: Any, make: Callable[[Any], Any]) -> Any:
         return make(key)
 
 
-def _is_union(hint: Any) -> bool:
+def _is_union(hint: object) -> bool:
     origin = typing.get_origin(hint)
     return origin is Union or origin is types.UnionType
 
 
-def _item_hints(hint: Any) -> tuple[Any, tuple[Any, ...] | None]:
+def _item_hints(hint: object) -> tuple[object, tuple[object, ...] | None]:
     """The hint of the items of a list or tuple with ``hint``: ``(h, None)`` when every item's is ``h``, else
     ``(Any, by_index)``, the hint of the item at each index (``Any`` past its end): :func:`_item_hint` for every
     index, worked out once."""
-    return _memo(_ITEM_HINTS, hint, _item_hints_of)  # type: ignore[no-any-return]
+    return _memo(_ITEM_HINTS, hint, _item_hints_of)
 
 
-def _item_hints_of(hint: Any) -> tuple[Any, tuple[Any, ...] | None]:
+def _item_hints_of(hint: object) -> tuple[object, tuple[object, ...] | None]:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin is tuple:
@@ -256,18 +260,18 @@ def _item_hints_of(hint: Any) -> tuple[Any, tuple[Any, ...] | None]:
     return Any, None
 
 
-def _item_hint(hint: Any, index: int) -> Any:
+def _item_hint(hint: object, index: int) -> object:
     every, by_index = _item_hints(hint)
     if by_index is None:
         return every
     return by_index[index] if index < len(by_index) else Any
 
 
-def _dict_hints(hint: Any) -> tuple[Any, Any]:
-    return _memo(_DICT_HINTS, hint, _dict_hints_of)  # type: ignore[no-any-return]
+def _dict_hints(hint: object) -> tuple[object, object]:
+    return _memo(_DICT_HINTS, hint, _dict_hints_of)
 
 
-def _dict_hints_of(hint: Any) -> tuple[Any, Any]:
+def _dict_hints_of(hint: object) -> tuple[object, object]:
     if typing.get_origin(hint) is dict:
         key, value = typing.get_args(hint)
         return key, value
@@ -277,7 +281,7 @@ def _dict_hints_of(hint: Any) -> tuple[Any, Any]:
 # ---------------------------------------------------------------------------------------------------------------
 # Decoding
 # ---------------------------------------------------------------------------------------------------------------
-def decode(data: Any) -> Any:
+def decode(data: object) -> object:
     """The value ``data`` (from :func:`encode`) stands for; CodecError when it is not well formed."""
     try:
         return _decode(data, Any)
@@ -289,10 +293,7 @@ def decode(data: Any) -> Any:
         raise CodecError(f"malformed data: {echo(str(err))}") from None
 
 
-T = TypeVar("T")
-
-
-def decode_as(data: Any, cls: type[T]) -> T:
+def decode_as(data: object, cls: type[T]) -> T:
     """:func:`decode`, then check that the value is a ``cls``."""
     value = decode(data)
     if not isinstance(value, cls):
@@ -300,7 +301,7 @@ def decode_as(data: Any, cls: type[T]) -> T:
     return value
 
 
-def dumps(value: Any) -> str:
+def dumps(value: object) -> str:
     """``value`` encoded as one line of JSON text."""
     data = encode(value)
     try:
@@ -309,11 +310,11 @@ def dumps(value: Any) -> str:
         raise CodecError(f"cannot be sent as JSON: {echo(str(err))}") from None
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
 
 
-def loads(text: str | bytes) -> Any:
+def loads(text: str | bytes) -> object:
     """The value one line of JSON text stands for; CodecError if the text is not JSON or not well formed."""
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
@@ -322,7 +323,7 @@ def loads(text: str | bytes) -> Any:
     return decode(data)
 
 
-def _decoding(hint: Any) -> tuple[str, Any]:
+def _decoding(hint: object) -> tuple[str, object]:
     """How :func:`_decode` reads data into ``hint``: the first of its cases that fits, and the hint's origin."""
     if isinstance(hint, TypeVar) or hint is Any or hint is object:
         return "any", None
@@ -336,7 +337,7 @@ def _decoding(hint: Any) -> tuple[str, Any]:
     return "other", None
 
 
-def _decode(data: Any, hint: Any) -> Any:
+def _decode(data: object, hint: object) -> object:
     try:
         case, origin = _DECODING[hint]  # _memo written out: this runs for every value received
     except (KeyError, TypeError):
@@ -387,7 +388,7 @@ def _decode(data: Any, hint: Any) -> Any:
     raise CodecError(f"cannot decode into {hint!r}")
 
 
-def _decode_any(data: Any) -> Any:
+def _decode_any(data: object) -> object:
     if data is None or isinstance(data, bool | int | float | str):
         return data
     if isinstance(data, dict):
@@ -399,7 +400,7 @@ def _decode_any(data: Any) -> Any:
     raise CodecError(f"not JSON data: {echo(data)}")
 
 
-def _decode_union(data: Any, hint: Any) -> Any:
+def _decode_union(data: object, hint: object) -> object:
     members = [a for a in typing.get_args(hint)]
     if data is None:
         if type(None) in members:
@@ -420,12 +421,12 @@ def _decode_union(data: Any, hint: Any) -> Any:
     raise CodecError(f"does not fit {hint}: {echo(data)}")
 
 
-def _is_instance(value: Any, hint: Any) -> bool:
+def _is_instance(value: object, hint: object) -> bool:
     origin = typing.get_origin(hint) or hint
     return isinstance(origin, type) and isinstance(value, origin)
 
 
-def _decode_generic(data: Any, hint: Any, origin: Any) -> Any:
+def _decode_generic(data: object, hint: object, origin: Any) -> object:
     args = typing.get_args(hint)
     if origin is typing.Literal:
         if data not in args:
@@ -463,7 +464,7 @@ def _decode_generic(data: Any, hint: Any, origin: Any) -> Any:
     return _decode(data, origin)
 
 
-def _decode_tagged(data: Any) -> Any:
+def _decode_tagged(data: object) -> object:
     if not isinstance(data, dict):
         raise CodecError(f"expected an object, got {echo(data)}")
     game, name = data.get("game"), data.get("type")
@@ -481,7 +482,7 @@ def _decode_tagged(data: Any) -> Any:
             raise CodecError(f"not a {name}: {echo(data['value'])}") from None
     if not dataclasses.is_dataclass(cls):
         raise CodecError(f"{game}/{name} cannot be decoded")
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, object] = {}
     for field, field_hint, required in _init_fields(cls):
         if field in data:
             kwargs[field] = _decode(data[field], field_hint)
