@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from engine import __version__, codec
 from engine.cards import Card
 from engine.errors import ParlourError, echo
-from engine.game import Action, MatchResult, Scenario
+from engine.game import Action, ActionT, Game, MatchResult, OptionsT, Scenario, ViewT
 from engine.names import name_problem
 from engine.registry import check_level, get_entry, make_bot
 from engine.table import SeatInfo, Table, check_seed
@@ -69,7 +69,7 @@ class Header:
     """The registry key the table was made with (``screw``, ``chase``, ``big2``...)."""
     preset: str
     variants: tuple[str, ...]
-    options: Any
+    options: object
     """The game's typed options (in the file, in the codec's form): the authority; preset and variants say it in
     words."""
     names: tuple[str, ...]
@@ -178,7 +178,7 @@ class SeenHeader:
     """The registry key of the game (``screw``, ``big2``...)."""
     preset: str
     variants: tuple[str, ...]
-    options: Any
+    options: object
     names: tuple[str, ...]
     levels: tuple[str | None, ...]
     """Each seat's bot level at the start, None for a person."""
@@ -314,7 +314,7 @@ def _names(data: Mapping[str, Any]) -> list[str]:
     return names
 
 
-def _variants(data: Mapping[str, Any], game: Any, options: Any) -> list[str]:
+def _variants(data: Mapping[str, Any], game: Game[OptionsT, ViewT, ActionT], options: OptionsT) -> list[str]:
     """The variants, each one of the game's and all of them playable together under the record's preset; the
     preset the header names, the one its options were built from."""
     preset = data.get("preset")
@@ -423,7 +423,7 @@ def result_data(result: MatchResult | None) -> dict[str, Any] | None:
     return {"winners": list(result.winners), "scores": list(result.scores)}
 
 
-def action_data(seat: int, action: Action) -> list[Any]:
+def action_data(seat: int, action: Action) -> list[object]:
     """One recorded action as plain data: ``[seat, action in the codec's form]``."""
     return [seat, codec.encode(action)]
 
