@@ -49,7 +49,7 @@ import weakref
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from engine import codec
 from engine.errors import ParlourError, echo
@@ -143,7 +143,7 @@ def loads_saved(text: str) -> tuple[Table, dict[str, Any]]:
     return rebuild(header, actions), extra
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
 
 

@@ -63,7 +63,7 @@ from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 from engine.errors import ParlourError, echo
 from engine.events import Event
@@ -913,7 +913,7 @@ def _check_row(found: Sequence[Any]) -> _Row:
     return _Row(game, preset, kind, level, won, shared, float(score), parsed, finished)
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
 
 
