@@ -86,7 +86,7 @@ class ReplayError(ParlourError):
     code = "bad_replay"
 
 
-def _json(data: Any) -> str:
+def _json(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
@@ -234,7 +234,7 @@ class ReplayCheck:
     difference: str | None
 
 
-def field_difference(expected: Any, found: Any) -> str:
+def field_difference(expected: object, found: object) -> str:
     """What differs between an event in the file and the one the engine gives, as briefly as can be said."""
     if isinstance(expected, dict) and isinstance(found, dict):
         if (expected.get("game"), expected.get("type")) == (found.get("game"), found.get("type")):
@@ -245,7 +245,7 @@ def field_difference(expected: Any, found: Any) -> str:
     return f"expected {_brief(expected)} but found {_brief(found)}"
 
 
-def _brief(data: Any) -> str:
+def _brief(data: object) -> str:
     text = _json(data)
     return text if len(text) <= 120 else text[:119] + "…"
 

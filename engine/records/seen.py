@@ -65,6 +65,7 @@ from engine.records.replays import (
     write_new,
 )
 from engine.registry import get_entry
+from engine.table import Table
 
 __all__ = [
     "SeenCheck",
@@ -114,7 +115,7 @@ class SeenRecord:
             yield _json({"event": codec.encode(event)})
 
 
-def _json(data: Any) -> str:
+def _json(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
@@ -279,7 +280,7 @@ def _inconsistency(read: _Read) -> str | None:
     return None
 
 
-def _brief(data: Any) -> str:
+def _brief(data: object) -> str:
     text = _json(data)
     return text if len(text) <= 120 else text[:119] + "…"
 
@@ -375,7 +376,7 @@ def check_seen(path: Path, directory: Path | None = None) -> SeenCheck:
 
 
 # -- the host's side -------------------------------------------------------------------------------------------------
-def keep_host_replay_soon(table: Any, *, code: str, match: str, host: str, directory: Path | None = None) -> None:
+def keep_host_replay_soon(table: Table, *, code: str, match: str, host: str, directory: Path | None = None) -> None:
     """Keep the full replay of the finished LAN table ``table`` (an engine Table), with its table ``code``, its
     ``match`` id and the ``host``'s name in the header (so a seat's record finds it), on a thread of its own: the
     caller (the host's event loop) goes on at once. A failure is logged, never raised."""
