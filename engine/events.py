@@ -8,7 +8,7 @@ nothing at all.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -32,7 +32,7 @@ class Event:
         return self.audience is None
 
 
-def frozen(cls: type[T], **fields: Any) -> T:
+def frozen(cls: type[T], **fields: object) -> T:
     """An instance of the frozen dataclass ``cls`` with ``fields``, made without its ``__init__``, which sets each
     field through ``object.__setattr__``: slow at the pace of simulated matches. Nothing is filled in or checked,
     so the caller gives every field (an event's ``audience`` too)."""
