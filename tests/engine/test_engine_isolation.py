@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """
@@ -64,3 +66,52 @@ def test_the_check_can_see_a_loaded_module() -> None:
     done = run("import sys\nimport asyncio\n" + PROBE)
     assert done.returncode == 0, done.stderr
     assert "LOADED:asyncio" in done.stdout
+
+
+# -- ``import engine``: the library's front door, cheap to open ------------------------------------------------------
+FRONT_DOOR = """
+import sys
+import engine
+print("AFTER_IMPORT:" + ",".join(sorted(m for m in sys.modules if m == "engine" or m.startswith(("engine.", "typing",
+    "asyncio", "sqlite3", "threading", "textual", "tui")))))
+names = (engine.ENTRIES, engine.get_entry, engine.Table, engine.Scenario, engine.Card, engine.encode, engine.decode)
+print("AFTER_NAMES:" + ",".join(sorted(m for m in sys.modules if m.startswith(("engine.games", "asyncio", "sqlite3")))))
+table = engine.Table.create("trash", players=2, seed=1, bots=["easy", "easy"])
+print("AFTER_TABLE:" + ",".join(sorted(m for m in sys.modules if m.startswith(("engine.games", "asyncio", "sqlite3")))))
+"""
+
+
+def _printed(done: subprocess.CompletedProcess[str], label: str) -> list[str]:
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith(label + ":")]
+    return [name for name in line.removeprefix(label + ":").split(",") if name]
+
+
+def test_import_engine_loads_nothing_but_itself() -> None:
+    """``import engine`` loads no other module of the engine (so no game), nor typing, asyncio or sqlite3; naming
+    the games, a table and the codec loads no game either; a table of Trash loads Trash and no other game."""
+    done = run(FRONT_DOOR)
+    assert done.returncode == 0, done.stderr
+    assert _printed(done, "AFTER_IMPORT") == ["engine"]
+    assert _printed(done, "AFTER_NAMES") == []
+    loaded = _printed(done, "AFTER_TABLE")
+    assert "engine.games.trash.rules" in loaded, loaded
+    assert [m for m in loaded if m != "engine.games" and not m.startswith("engine.games.trash")] == [], loaded
+
+
+def test_every_public_name_of_engine_is_there() -> None:
+    """Each name of ``engine.__all__`` resolves (to the object of its module of the core), ``dir`` lists it, and
+    any other name is an AttributeError."""
+    import engine
+    from engine import errors
+
+    for name in engine.__all__:
+        assert name in dir(engine), name
+        value = getattr(engine, name)
+        if name != "__version__":
+            where = engine._WHERE[name]
+            assert where.count(".") == 1 and where.split(".")[1] not in ("play", "lan", "records"), where
+            assert value is getattr(sys.modules[where], name), name
+    assert set(engine._WHERE) | {"__version__"} == set(engine.__all__)
+    assert engine.ParlourError is errors.ParlourError
+    with pytest.raises(AttributeError, match="no attribute 'Tabel'"):
+        engine.Tabel  # noqa: B018
