@@ -62,7 +62,10 @@ class RandomBot(Generic[OptionsT, ViewT, ActionT]):
 
 
 class DecisionCancelled(Exception):
-    """Raised inside a bot's decision when whoever asked for it no longer wants it (the table is closing)."""
+    """Raised inside a bot's decision when whoever asked for it no longer wants it (the table is closing).
+
+    Deliberately not a :class:`~engine.errors.ParlourError`: it is a signal that unwinds a decision, not a refusal,
+    so no ``except ParlourError`` that answers a refusal (a hint, a move) takes a closing table for one."""
 
 
 class DecisionRandom(random.Random):

@@ -11,8 +11,6 @@ True
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 ECHO_LIMIT = 200
 """At most this many characters of what someone sent are repeated in an error message."""
 
@@ -29,9 +27,12 @@ def echo(value: object, limit: int = ECHO_LIMIT) -> str:
 
 
 class ParlourError(Exception):
-    """Base of every error the engine raises on purpose; its message is meant for a player."""
+    """Base of every error the engine raises on purpose; its message is meant for a player.
 
-    code: ClassVar[str] = "error"
+    ``code`` is the kind's (a class attribute) unless an error is given its own (a protocol refusal carries the code
+    it was sent with)."""
+
+    code: str = "error"
 
 
 class InvalidActionError(ParlourError):

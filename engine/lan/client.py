@@ -13,11 +13,12 @@ import json
 import random
 from typing import Any
 
+from engine.errors import ParlourError
 from engine.lan import protocol as p
 
 
-class HostError(Exception):
-    """The host answered with an ``error`` where something else was expected."""
+class HostError(ParlourError):
+    """The host answered with an ``error`` where something else was expected (``code``: the error's code)."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         super().__init__(f"{data.get('code')}: {data.get('message')}")

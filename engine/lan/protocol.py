@@ -121,7 +121,7 @@ CODES: dict[str, str] = {
 """Every code an ``error`` message may carry, with what it means."""
 
 
-class ProtocolError(Exception):
+class ProtocolError(ParlourError):
     """A line or a request the host refuses: ``code`` (stable, for programs) and a short message (for people)."""
 
     def __init__(self, code: str, message: str, reply_to: str | None = None) -> None:

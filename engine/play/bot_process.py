@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine.bots import DecisionCancelled, decision_rng
+from engine.errors import ParlourError
 from engine.game import Action
 
 BOT_NICENESS = 10
@@ -59,8 +60,10 @@ ATTEMPTS = 2
 """How many children are asked one decision (each later one with twice the time) before :class:`BotProcessLost`."""
 
 
-class BotProcessLost(RuntimeError):
+class BotProcessLost(ParlourError, RuntimeError):
     """No bot process answered in time (or every one died): the decision is to be made some other way."""
+
+    code = "bot_lost"
 
 
 def answer_deadline(level: str, base: float = ANSWER_DEADLINE) -> float:

@@ -303,7 +303,10 @@ def move_aside(path: Path) -> Path:
 
 
 class UnreadableError(OSError):
-    """A file that is not read: the message (``str(err)``) is a clause for a sentence, no capital, no full stop."""
+    """A file that is not read: the message (``str(err)``) is a clause for a sentence, no capital, no full stop.
+
+    Deliberately an :class:`OSError`, not a :class:`~engine.errors.ParlourError`: a reader catches it with the
+    operating system's own errors reading the same file (``except OSError``), and says the sentence itself."""
 
 
 class NotAFileError(UnreadableError):

@@ -315,7 +315,10 @@ seat's redacted events). A game not listed scores its final total."""
 # -- the database --------------------------------------------------------------------------------------------------
 class _UnknownSchema(Exception):
     """A database whose schema is none this version wrote (a version below 0, or tables that do not fit): it is
-    moved aside like any file that is not a database."""
+    moved aside like any file that is not a database.
+
+    Deliberately not a :class:`~engine.errors.ParlourError`: it never leaves this module (:func:`_open` moves the
+    file aside, or raises a :class:`StatsError`)."""
 
 
 MAX_BYTES = 1024 * 1024 * 1024

@@ -49,7 +49,7 @@ from typing import Any, Literal
 import platformdirs
 from textual.theme import BUILTIN_THEMES
 
-from engine.errors import echo
+from engine.errors import ParlourError, echo
 from engine.names import NAME_LIMIT, name_problem
 from engine.records.paths import (
     TooLargeError,
@@ -94,8 +94,10 @@ CHAIN_PACE = 0.35
 """Seconds each step of a chain of placements (Trash) stays on screen, by default."""
 
 
-class SettingsError(ValueError):
+class SettingsError(ParlourError, ValueError):
     """A settings file (or a value in it) that cannot be used; the message says what, as part of a sentence."""
+
+    code = "bad_settings"
 
 
 @dataclass(frozen=True)
