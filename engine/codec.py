@@ -78,6 +78,13 @@ def load_on_demand(game: str, load: Callable[[], object]) -> None:
     _ON_DEMAND[game] = load
 
 
+def forget(game: str) -> None:
+    """Make ``game``'s classes unknown again (the registry's ``unregister``: a game registered by a test)."""
+    _ON_DEMAND.pop(game, None)
+    for tag in [tag for tag in _BY_TAG if tag[0] == game]:
+        _TAG.pop(_BY_TAG.pop(tag), None)
+
+
 def _class_for(game: str, name: str) -> type | None:
     cls = _BY_TAG.get((game, name))
     if cls is None:

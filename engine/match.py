@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import codec
+from engine.errors import ParlourError
 from engine.events import Event, frozen
 
 
@@ -64,6 +65,14 @@ class MatchOver(Event):
     winners: tuple[int, ...]
     """Every seat that won; several share the win."""
     totals: tuple[int, ...]
+
+
+def final_totals(history: Sequence[Event]) -> tuple[int, ...]:
+    """The totals a finished match's events end with (its :class:`MatchOver`); ParlourError if they have none."""
+    for event in reversed(history):
+        if isinstance(event, MatchOver):
+            return event.totals
+    raise ParlourError("the match has no end in these events")
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,19 @@
 """The game registry: every game registered once, with its computer players, under its keys and aliases.
 
-Adding a game is one :class:`Listing` in :data:`LISTINGS`: where the game's spec and its bots live, and the keys
-it is played under. The game's spec brings its options, figures, rules text and the classes the codec needs. Nothing
-else in the engine, the CLI or the UI matches on a game's key.
+A game is one :class:`~engine.listing.Listing`, its record, in its own package (``engine/games/<key>/__init__.py``,
+``LISTING``): where the game's spec, its bots and its statistics figures live, and the keys it is played under.
+The registry finds them by walking the packages of :mod:`engine.games` (:mod:`pkgutil`); :func:`register` adds a
+game defined elsewhere (a plug-in, a test) and :func:`unregister` takes it away again. The game's spec brings its
+options, figures, rules text and the classes the codec needs. Nothing else in the engine, the CLI or the UI lists
+the games or matches on a game's key.
 
 A game's module (and its bots') is imported the first time something needs the game itself, not when the registry
-is: ``parlour play big2`` never loads the other games, and the keys, titles and aliases are known without loading
-any. :data:`GAMES` and :data:`REGISTRATIONS` load them all (read them only where every game is wanted). A test
-checks that each listing's keys are the ones its game declares (:meth:`~engine.game.Game.entries`).
+is: finding the listings imports each game's package and nothing in it, so ``parlour play big2`` never loads the
+other games' rules, and the keys, titles and aliases are known without loading any. :data:`GAMES` and
+:data:`REGISTRATIONS` load them all (read them only where every game is wanted); :data:`ENTRIES` and
+:data:`LISTINGS` are the games registered when they are read (:func:`entries` and :func:`listings` likewise). A
+test checks that each listing says what its game's spec says (the spec reads its key, players and entries from its
+listing).
 
 This module sits above the games and the bots (it imports both, and neither imports it), so there is no import
 circle between a game and its bots.
@@ -19,16 +25,19 @@ circle between a game and its bots.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import engine.games
 from engine import codec
 from engine.bots import Bot
-from engine.errors import OptionError, UnknownGameError, echo
+from engine.errors import OptionError, ParlourError, UnknownGameError, echo
 from engine.game import BotFactory, Game, GameEntry
+from engine.listing import Figure, Listing
 
 __all__ = [
     "ENTRIES",
@@ -39,12 +48,18 @@ __all__ = [
     "bot_levels",
     "check_level",
     "difficulties",
+    "entries",
+    "figures_of",
     "game_keys",
     "games",
     "get_entry",
     "hint_level",
     "listing",
+    "listing_of_game",
+    "listings",
     "make_bot",
+    "register",
+    "unregister",
 ]
 
 
@@ -58,79 +73,6 @@ class Registration:
     hint: str | None = "hard"
     """The level whose choice a player's hint shows (None: the game gives no hints)."""
 
-
-@dataclass(frozen=True)
-class Listing:
-    """A game as the registry knows it before loading it: where its spec and bots are, and its keys."""
-
-    key: str
-    """The game's own key (its spec's ``key``; the codec's tag for its classes)."""
-    spec: str
-    """``module:Class`` of the game's spec."""
-    bots: tuple[tuple[str, str], ...]
-    """Each level (weakest first) and the ``module:Class`` of its bot."""
-    entries: tuple[tuple[str, str | None, str, tuple[str, ...]], ...]
-    """The keys it is played under: key, preset, title, aliases (as its spec's ``entries()`` gives them)."""
-    players: tuple[int, int, int]
-    """The fewest, the usual and the most players (its spec's ``min_players``, ``default_players``,
-    ``max_players``)."""
-    hint: str | None = "hard"
-
-    @property
-    def levels(self) -> tuple[str, ...]:
-        return tuple(level for level, _ in self.bots)
-
-
-_RANDOM = "engine.bots:RandomBot"
-LISTINGS: tuple[Listing, ...] = (
-    Listing(
-        "chase",
-        "engine.games.chase.rules:ChaseGame",
-        (
-            ("easy", _RANDOM),
-            ("medium", "engine.games.chase.bots:MediumChaseBot"),
-            ("hard", "engine.games.chase.bots:HardChaseBot"),
-        ),
-        (
-            ("screw", "screw", "Screw Your Neighbor", ("screw-your-neighbor", "syn")),
-            ("chase", "chase", "Chase the Ace", ("chase-the-ace", "cta")),
-        ),
-        (2, 5, 10),
-    ),
-    Listing(
-        "big2",
-        "engine.games.big2.rules:Big2Game",
-        (
-            ("easy", "engine.games.big2.bots:EasyBig2Bot"),
-            ("medium", "engine.games.big2.bots:MediumBig2Bot"),
-            ("hard", "engine.games.big2.bots:HardBig2Bot"),
-        ),
-        (("big2", None, "Big Two", ("big-two", "bigtwo", "deuces", "capsa")),),
-        (2, 4, 4),
-    ),
-    Listing(
-        "trash",
-        "engine.games.trash.rules:TrashGame",
-        (
-            ("easy", _RANDOM),
-            ("medium", "engine.games.trash.bots:MediumTrashBot"),
-            ("hard", "engine.games.trash.bots:HardTrashBot"),
-        ),
-        (("trash", None, "Trash", ()),),
-        (2, 2, 4),
-    ),
-    Listing(
-        "rank",
-        "engine.games.rank.rules:RankGame",
-        (
-            ("easy", _RANDOM),
-            ("medium", "engine.games.rank.bots:MediumRankBot"),
-            ("hard", "engine.games.rank.bots:HardRankBot"),
-        ),
-        (("rank", None, "Rank", ("ранг", "rang")),),
-        (2, 4, 10),
-    ),
-)
 
 _LOADED: dict[str, Registration] = {}
 _LOADING = threading.RLock()
@@ -161,16 +103,81 @@ def _game_of(listing: Listing) -> Game[Any, Any, Any]:
     return _load(listing).game
 
 
-for _listing in LISTINGS:
-    codec.load_on_demand(_listing.key, partial(_load, _listing))
+_LISTINGS: dict[str, Listing] = {}
+"""Every registered game's listing, by its key, in the order of the lists of games."""
+_ENTRIES: tuple[GameEntry, ...] = ()
+_LISTING_OF: dict[str, Listing] = {}
+"""Each entry's key and its game's listing."""
 
-ENTRIES: tuple[GameEntry, ...] = tuple(
-    GameEntry(key, partial(_game_of, listing), preset, title, aliases)
-    for listing in LISTINGS
-    for key, preset, title, aliases in listing.entries
-)
-_BY_KEY = {listing.key: listing for listing in LISTINGS}
-_LISTING_OF = {key: listing for listing in LISTINGS for key, _preset, _title, _aliases in listing.entries}
+
+def _rebuild() -> None:
+    global _ENTRIES
+    ordered = sorted(_LISTINGS.values(), key=lambda known: (known.order, known.key))
+    _LISTINGS.clear()
+    _LISTINGS.update((known.key, known) for known in ordered)
+    _ENTRIES = tuple(
+        GameEntry(key, partial(_game_of, known), preset, title, aliases)
+        for known in ordered
+        for key, preset, title, aliases in known.entries
+    )
+    _LISTING_OF.clear()
+    _LISTING_OF.update((key, known) for known in ordered for key, _preset, _title, _aliases in known.entries)
+
+
+def register(known: Listing) -> None:
+    """Make the game of ``known`` playable everywhere a registered game is (a plug-in's, a test's); ParlourError
+    when its key, or one of its entries' keys or aliases, is already a registered game's."""
+    with _LOADING:
+        taken = {name for other in _LISTINGS.values() for name in _names(other)}
+        if known.key in _LISTINGS:
+            raise ParlourError(f"a game with the key {known.key!r} is registered already")
+        clash = sorted(taken & set(_names(known)))
+        if clash:
+            raise ParlourError(f"the name {clash[0]!r} is another registered game's")
+        _LISTINGS[known.key] = known
+        codec.load_on_demand(known.key, partial(_load, known))
+        _rebuild()
+
+
+def unregister(key: str) -> None:
+    """Take the game of ``key`` (its listing's key) away again, its classes unknown to the codec; nothing if it is
+    not registered."""
+    with _LOADING:
+        if _LISTINGS.pop(key, None) is None:
+            return
+        _LOADED.pop(key, None)
+        codec.forget(key)
+        _rebuild()
+
+
+def _names(known: Listing) -> tuple[str, ...]:
+    return tuple(name for key, _preset, _title, aliases in known.entries for name in (key, *aliases))
+
+
+def _discover() -> None:
+    """Register the listing (``LISTING``) of each package under :mod:`engine.games`."""
+    for found in pkgutil.iter_modules(engine.games.__path__, engine.games.__name__ + "."):
+        if found.ispkg:
+            known = getattr(importlib.import_module(found.name), "LISTING", None)
+            if isinstance(known, Listing):
+                register(known)
+
+
+def listings() -> tuple[Listing, ...]:
+    """Every registered game's listing, in the order of the lists of games."""
+    return tuple(_LISTINGS.values())
+
+
+def entries() -> tuple[GameEntry, ...]:
+    """Every registered game's entries (the keys it is played under), in the order of the lists of games."""
+    return _ENTRIES
+
+
+if TYPE_CHECKING:
+    ENTRIES: tuple[GameEntry, ...]
+    LISTINGS: tuple[Listing, ...]
+    GAMES: tuple[Game[Any, Any, Any], ...]
+    REGISTRATIONS: tuple[Registration, ...]
 
 
 def listing(entry: GameEntry | str) -> Listing:
@@ -179,29 +186,53 @@ def listing(entry: GameEntry | str) -> Listing:
     return _LISTING_OF[key]
 
 
+def listing_of_game(key: str) -> Listing:
+    """The listing of the game whose spec's key is ``key``; UnknownGameError if there is none."""
+    known = _LISTINGS.get(key)
+    if known is None:
+        raise UnknownGameError(f"no game has the key {echo(key)}")
+    return known
+
+
+def named(path: str) -> Any:
+    """What a listing names as ``module:name``, its module imported."""
+    return _named(path)
+
+
+def figures_of(key: str) -> tuple[Any, tuple[Figure, ...]]:
+    """The statistics counter (None if it has none) and figures of the game whose spec's key is ``key``."""
+    known = listing_of_game(key)
+    return (None if known.counter is None else _named(known.counter)), known.figures
+
+
 def games() -> tuple[Game[Any, Any, Any], ...]:
     """Every game, in the registry's order (each loaded if it was not)."""
-    return tuple(_load(listing).game for listing in LISTINGS)
+    return tuple(_load(known).game for known in listings())
 
 
 def __getattr__(name: str) -> Any:
-    """``GAMES`` and ``REGISTRATIONS``: every game, loaded when first asked for."""
+    """``ENTRIES`` and ``LISTINGS``: the games registered now; ``GAMES`` and ``REGISTRATIONS``: every game,
+    loaded when first asked for."""
+    if name == "ENTRIES":
+        return _ENTRIES
+    if name == "LISTINGS":
+        return listings()
     if name == "GAMES":
         return games()
     if name == "REGISTRATIONS":
-        return tuple(_load(listing) for listing in LISTINGS)
+        return tuple(_load(known) for known in listings())
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _registration(game: Game[Any, Any, Any]) -> Registration:
-    listing = _BY_KEY.get(game.key)
-    if listing is None:
+    known = _LISTINGS.get(game.key)
+    if known is None:
         raise UnknownGameError(f"{game.name} is not registered")
-    return _load(listing)
+    return _load(known)
 
 
 def game_keys() -> list[str]:
-    return [entry.key for entry in ENTRIES]
+    return [entry.key for entry in _ENTRIES]
 
 
 def get_entry(name: str) -> GameEntry:
@@ -209,7 +240,7 @@ def get_entry(name: str) -> GameEntry:
     if not isinstance(name, str):
         raise UnknownGameError(f"not a game name: {echo(name)}")
     wanted = name.strip().lower()
-    for entry in ENTRIES:
+    for entry in _ENTRIES:
         if wanted == entry.key or wanted in entry.aliases:
             return entry
     raise UnknownGameError(f"no game called {echo(name)}; choose one of: {', '.join(game_keys())}")
@@ -245,3 +276,6 @@ def make_bot(game: Game[Any, Any, Any], difficulty: str) -> Bot:
 def hint_level(game: Game[Any, Any, Any]) -> str | None:
     """The bot level whose choice a hint shows, or None when the game gives no hints."""
     return _registration(game).hint
+
+
+_discover()

@@ -2,17 +2,18 @@
 
 One row per finished game, seen from the seat of the person who played it (:func:`record_game`): whether that seat
 won (a shared win counts as a win), its score (the game's own figure, higher is better: lives left, points, minus
-penalty points), and the game's own counts taken from the match's events (:data:`FIGURES`). :func:`summary` adds
-them up per game, preset and opponents: games, wins, win rate, the current and the best winning streak, the
-mean and best score, and each game's figures (Screw/Chase: hands paid; Big Two: cards left when losing; Trash:
-turns to complete; Rank: penalty points). :func:`history` gives one group's games in order, for charts.
+penalty points), and the game's own counts taken from the match's events (:func:`game_figures`, as the game's listing
+names them). :func:`summary` adds them up per game, preset and opponents: games, wins, win rate, the current and
+the best winning streak, the mean and best score, and each game's figures (Screw/Chase: hands paid; Big Two:
+cards left when losing; Trash: turns to complete; Rank: penalty points). :func:`history` gives one group's games
+in order, for charts.
 
 A game is counted from a local table (:class:`~engine.table.Table`: the opponents are the bots' level, as
 ``medium``, ``mixed``) or from what a seat saw at a LAN table (:class:`~engine.records.seen.SeenRecord`: its redacted
 events and the table's information, no seed and no hidden card). A LAN game's row is of kind ``lan`` and its
 opponents are listed, people by name and bots by level (``people: Ben; bots: medium x2``), so LAN games are counted
-apart from local ones even against the same bots. Both go through the same figures (:data:`FIGURES`), and the score
-and the winners of a LAN game come from its events (:data:`SCORES`), as the engine's own result would give them.
+apart from local ones even against the same bots. Both go through the same figures (:func:`game_figures`), and the score
+and the winners of a LAN game come from its events (:func:`game_scorer`), as the engine's own result would give them.
 
 The database:
 
@@ -67,7 +68,8 @@ from typing import Any, Literal, NoReturn
 
 from engine.errors import ParlourError, echo
 from engine.events import Event
-from engine.match import MatchOver, RoundStarted
+from engine.listing import Figure
+from engine.match import final_totals
 from engine.names import is_control
 from engine.records.paths import (
     NotAFileError,
@@ -79,7 +81,7 @@ from engine.records.paths import (
     stats_path,
 )
 from engine.records.seen import SeenRecord
-from engine.registry import ENTRIES, get_entry
+from engine.registry import entries, figures_of, get_entry, listing_of_game, named
 from engine.table import Table
 
 BUSY_TIMEOUT_MS = 30_000
@@ -127,90 +129,21 @@ class StatsError(ParlourError):
 
 
 # -- each game's figures -----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Figure:
-    """A figure of a group: the sum of one count over the sum of another (or over the number of games)."""
-
-    name: str
-    label: str
-    """Its words in a table (``parlour stats``)."""
-    numerator: str
-    denominator: str
-    """A count's name, or ``games``."""
-
-
 Counter = Callable[[Sequence[Event], int], dict[str, int]]
 """From a finished match's history and a seat: that seat's counts (added up over the games of a group)."""
 
 
-# Each counter imports its game's events when it runs: a match of that game has loaded them already, and the
-# statistics never load a game of their own accord (the app's start-up does not wait for every game's module).
-def _chase(history: Sequence[Event], seat: int) -> dict[str, int]:
-    from engine.games.chase.rules import Paid
-
-    hands = paid = lives = 0
-    for event in history:
-        if isinstance(event, RoundStarted) and seat in event.seats:
-            hands += 1
-        elif isinstance(event, Paid) and event.seat == seat:
-            paid += 1
-            lives += event.amount
-    return {"hands": hands, "hands_paid": paid, "lives_paid": lives}
-
-
-def _big2(history: Sequence[Event], seat: int) -> dict[str, int]:
-    from engine.games.big2 import rules as big2
-
-    deals = lost = cards = 0
-    for event in history:
-        if isinstance(event, big2.DealOver):
-            deals += 1
-            loss = event.losses[seat] if seat < len(event.losses) else None
-            if event.winner != seat and loss is not None:
-                lost += 1
-                cards += loss.cards
-    return {"deals": deals, "deals_lost": lost, "cards_left": cards}
-
-
-def _trash(history: Sequence[Event], seat: int) -> dict[str, int]:
-    from engine.games.trash import rules as trash
-
-    deals = won = completed = turns = 0
-    for event in history:
-        if isinstance(event, trash.DealOver):
-            deals += 1
-            won += seat in event.winners
-        elif isinstance(event, trash.Completed) and event.seat == seat:
-            completed += 1
-            turns += event.turn
-    return {"deals": deals, "deals_won": won, "completed": completed, "turns": turns}
-
-
-def _rank(history: Sequence[Event], seat: int) -> dict[str, int]:
-    from engine.games.rank import rules as rank
-
-    deals = penalties = 0
-    for event in history:
-        if isinstance(event, rank.DealOver):
-            deals += 1
-            penalties += event.loser == seat
-    return {"deals": deals, "penalty_points": penalties}
-
-
-FIGURES: dict[str, tuple[Counter, tuple[Figure, ...]]] = {
-    "chase": (
-        _chase,
-        (
-            Figure("hands_paid", "hands paid", "hands_paid", "games"),
-            Figure("paid_per_hand", "paid per hand", "hands_paid", "hands"),
-        ),
-    ),
-    "big2": (_big2, (Figure("cards_left_when_losing", "cards left when losing", "cards_left", "deals_lost"),)),
-    "trash": (_trash, (Figure("turns_to_complete", "turns to complete", "turns", "completed"),)),
-    "rank": (_rank, (Figure("penalty_points", "penalty points", "penalty_points", "games"),)),
-}
-"""Per game spec key: how a seat's counts are taken from the events (as the game's ``simulate`` figures are), and
-the figures made of them. A game not listed still gets games, wins, streaks and scores."""
+def game_figures(spec: str) -> tuple[Counter | None, tuple[Figure, ...]]:
+    """How a seat's counts are taken from the events of the game whose spec's key is ``spec`` (as its ``simulate``
+    figures are; None: it counts nothing), and the figures made of them, as its listing names them
+    (:class:`~engine.listing.Listing`). A game without them still gets games, wins, streaks and scores. A counter
+    imports its game's events: a match of that game has loaded them already."""
+    try:
+        counter, made = figures_of(spec)
+    except ParlourError:
+        return None, ()
+    found: Counter | None = counter
+    return found, made
 
 
 def opponents(table: Table, seat: int) -> str:
@@ -259,57 +192,22 @@ Scorer = Callable[[Sequence[Event], int, Any], float]
 the game's own result gives it (higher is better)."""
 
 
-def _totals(history: Sequence[Event]) -> tuple[int, ...]:
-    for event in reversed(history):
-        if isinstance(event, MatchOver):
-            return event.totals
-    raise ParlourError("the match has no end in these events")
-
-
 def _total_score(history: Sequence[Event], seat: int, options: Any) -> float:
-    return float(_totals(history)[seat])
+    return float(final_totals(history)[seat])
 
 
-def _lowest_total_score(history: Sequence[Event], seat: int, options: Any) -> float:
-    return float(-_totals(history)[seat])
-
-
-def _trash_score(history: Sequence[Event], seat: int, options: Any) -> float:
-    total = _totals(history)[seat]
-    return float(-total if getattr(options, "match", False) else total)
-
-
-def _chase_score(history: Sequence[Event], seat: int, options: Any) -> float:
-    """How many opponents the seat outlasted: out in an earlier hand than the seat's (out from the start: hand 0,
-    still in at the end: after the last hand)."""
-    from engine.games.chase.rules import Eliminated
-
-    went_out: dict[int, int] = {}
-    round_number = 0
-    first: tuple[int, ...] | None = None
-    for event in history:
-        if isinstance(event, RoundStarted):
-            round_number = event.round
-            if first is None:
-                first = event.seats
-        elif isinstance(event, Eliminated):
-            went_out[event.seat] = round_number
-    players = len(_totals(history))
-    for other in range(players):
-        if first is not None and other not in first:
-            went_out[other] = 0
-    out = [went_out.get(other, round_number + 1) for other in range(players)]
-    return float(sum(1 for other in out if other < out[seat]))
-
-
-SCORES: dict[str, Scorer] = {
-    "chase": _chase_score,
-    "big2": _total_score,
-    "trash": _trash_score,
-    "rank": _lowest_total_score,
-}
-"""Per game spec key: a seat's score from the events (a test holds each to the engine's own result, from every
-seat's redacted events). A game not listed scores its final total."""
+def game_scorer(spec: str) -> Scorer:
+    """A seat's score from the events of the game whose spec's key is ``spec``, as its listing names it (a test
+    holds each to the engine's own result, from every seat's redacted events); the seat's final total if it names
+    none."""
+    try:
+        named_scorer = listing_of_game(spec).scorer
+    except ParlourError:
+        return _total_score
+    if named_scorer is None:
+        return _total_score
+    found: Scorer = named(named_scorer)
+    return found
 
 
 # -- the database --------------------------------------------------------------------------------------------------
@@ -531,7 +429,7 @@ def played_at_table(table: Table, seat: int) -> Played:
         raise ParlourError("only a finished match is counted")
     checked = table.state.check_seat(seat)
     assert checked is not None
-    counter = FIGURES.get(table.game.key)
+    counter = game_figures(table.game.key)[0]
     return Played(
         match=match_key(table),
         game=table.entry.key,
@@ -542,7 +440,7 @@ def played_at_table(table: Table, seat: int) -> Played:
         seat=checked,
         winners=tuple(result.winners),
         score=float(result.scores[checked]),
-        counts=counter[0](table.state.history, checked) if counter is not None else {},
+        counts=counter(table.state.history, checked) if counter is not None else {},
         seed=table.seed,
     )
 
@@ -558,8 +456,8 @@ def played_seen(record: SeenRecord) -> Played:
     if over is None:
         raise ParlourError("only a finished match is counted")
     spec = get_entry(header.game).game.key
-    counter = FIGURES.get(spec)
-    scorer = SCORES.get(spec, _total_score)
+    counter = game_figures(spec)[0]
+    score_of = game_scorer(spec)
     events = record.events
     return Played(
         match=f"lan|{header.match}" if header.match else f"lan|{header.host}|{header.table}|{header.started_at}",
@@ -570,8 +468,8 @@ def played_seen(record: SeenRecord) -> Played:
         players=len(header.names),
         seat=seat,
         winners=tuple(over.winners),
-        score=scorer(events, seat, header.options),
-        counts=counter[0](events, seat) if counter is not None else {},
+        score=score_of(events, seat, header.options),
+        counts=counter(events, seat) if counter is not None else {},
         seed=-1,
     )
 
@@ -827,7 +725,7 @@ def _queue(where: Path, row: Row, reason: str) -> str:
 # -- reading -------------------------------------------------------------------------------------------------------
 def _group_order(row: tuple[str, str, str, str]) -> tuple[int, str, bool, str]:
     """Per game and preset: the local groups, then the LAN ones."""
-    keys = [entry.key for entry in ENTRIES]
+    keys = [entry.key for entry in entries()]
     game, preset, kind, level = row
     return (keys.index(game) if game in keys else len(keys), preset, kind != "local", level)
 
@@ -997,10 +895,10 @@ def _group(key: tuple[str, str, str, str], games: list[tuple[int, int, float, di
     figures: dict[str, float | None] = {}
     labels: dict[str, str] = {}
     try:
-        spec = FIGURES.get(get_entry(game).game.key)
+        made = game_figures(get_entry(game).game.key)[1]
     except ParlourError:
-        spec = None
-    for figure in spec[1] if spec is not None else ():
+        made = ()
+    for figure in made:
         top = totals.get(figure.numerator, 0)
         bottom = len(games) if figure.denominator == "games" else totals.get(figure.denominator, 0)
         figures[figure.name] = round(top / bottom, 3) if bottom else None

@@ -1,4 +1,5 @@
-"""The registry lists every game without loading it, and each listing says what its game's spec says."""
+"""The registry lists every game without loading it, each listing says what its game's spec says, a game defined
+elsewhere comes and goes with ``register``/``unregister``, and nothing but a game's own packages names its key."""
 
 from __future__ import annotations
 
@@ -9,8 +10,21 @@ import textwrap
 import pytest
 
 from engine import codec
-from engine.errors import CodecError
-from engine.registry import ENTRIES, LISTINGS, Listing, bot_levels, games, get_entry, listing
+from engine.errors import CodecError, ParlourError, UnknownGameError
+from engine.listing import Listing
+from engine.registry import (
+    ENTRIES,
+    LISTINGS,
+    bot_levels,
+    entries,
+    games,
+    get_entry,
+    hint_level,
+    listing,
+    listings,
+    register,
+    unregister,
+)
 
 
 @pytest.mark.parametrize("known", LISTINGS, ids=lambda known: known.key)
@@ -46,13 +60,15 @@ def test_a_game_is_loaded_only_when_it_is_needed() -> None:
         assert listing("capsa").players == (2, 4, 4)
         before = sorted(m for m in sys.modules if m.startswith("engine.games."))
         get_entry("big2").game.new_match
-        after = sorted(m for m in sys.modules if m.startswith("engine.games."))
+        after = sorted(m for m in sys.modules if m.startswith("engine.games.") and m not in before)
         # Big Two's move core: the plain module or its compiled copy (engine.games.big2._native*), whichever is used
         after = [m for m in after if m != "engine.games.big2.core" and not m.startswith("engine.games.big2._native")]
         print(before, after, len(titles))
         """
     )
-    assert out == "[] ['engine.games.big2', 'engine.games.big2.bots', 'engine.games.big2.rules'] 5"
+    # Finding the games imports each game's package (its listing) and nothing in it.
+    packages = "['engine.games.big2', 'engine.games.chase', 'engine.games.rank', 'engine.games.trash']"
+    assert out == f"{packages} ['engine.games.big2.bots', 'engine.games.big2.rules'] 5"
 
 
 def test_decoding_loads_the_game_it_names() -> None:
@@ -62,7 +78,7 @@ def test_decoding_loads_the_game_it_names() -> None:
         import engine.registry
         from engine import codec
         event = codec.loads('{"game":"trash","type":"TrashOptions"}')
-        print(type(event).__name__, "engine.games.trash.rules" in sys.modules, "engine.games.rank" in sys.modules)
+        print(type(event).__name__, "engine.games.trash.rules" in sys.modules, "engine.games.rank.rules" in sys.modules)
         """
     )
     assert out == "TrashOptions True False"
@@ -71,3 +87,54 @@ def test_decoding_loads_the_game_it_names() -> None:
 def test_an_unknown_type_of_a_known_game_is_still_refused() -> None:
     with pytest.raises(CodecError, match="unknown type"):
         codec.loads('{"game":"rank","type":"NoSuchThing"}')
+
+
+def test_the_games_are_found_in_their_packages_in_their_order() -> None:
+    assert [known.key for known in listings()] == ["chase", "big2", "trash", "rank"]
+    assert LISTINGS == listings()
+    assert ENTRIES == entries()
+
+
+def _stand_in(key: str, names: tuple[str, ...]) -> Listing:
+    """Chase's spec and bots under another listing (its key is the spec's, as the registry requires)."""
+    chase = listing("chase")
+    return Listing(key, chase.spec, chase.bots, tuple((name, None, name.title(), ()) for name in names), (2, 3, 4))
+
+
+def test_a_game_registered_from_elsewhere_comes_and_goes() -> None:
+    before = entries()
+    extra = Listing(
+        "nogame",
+        "engine.games.chase.rules:ChaseGame",
+        (("easy", "engine.bots:RandomBot"),),
+        (("nogame", None, "No Game", ("ng",)),),
+        (2, 2, 2),
+        hint=None,
+    )
+    register(extra)
+    try:
+        assert listings()[-1] is extra
+        assert get_entry("NG").key == "nogame"
+        assert listing("nogame") is extra
+        assert [entry.key for entry in entries()][-1] == "nogame"
+        from engine import registry
+
+        assert registry.ENTRIES[-1].key == "nogame"
+        with pytest.raises(ParlourError, match="registered already"):
+            register(extra)
+    finally:
+        unregister("nogame")
+    assert entries() == before
+    with pytest.raises(UnknownGameError):
+        get_entry("nogame")
+    unregister("nogame")  # twice: nothing
+
+
+def test_a_name_of_a_registered_game_cannot_be_taken() -> None:
+    with pytest.raises(ParlourError, match="'syn' is another registered game's"):
+        register(_stand_in("other", ("syn",)))
+    assert "other" not in [known.key for known in listings()]
+
+
+def test_the_hint_level_is_the_listings() -> None:
+    assert [hint_level(get_entry(known.key).game) for known in listings()] == [known.hint for known in listings()]

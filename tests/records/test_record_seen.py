@@ -16,7 +16,8 @@ from engine.records.finish import finish_seen
 from engine.records.record import FormatError, Header, SeenHeader
 from engine.records.replays import ReplayError, keep_replay, list_replays, load_replay, verify_replay
 from engine.records.seen import SeenCursor, SeenRecord, check_seen, find_host_replay, keep_seen, load_seen
-from engine.records.stats import FIGURES, MIGRATIONS, SCHEMA, SCORES, played_seen, record_game, summary
+from engine.records.stats import MIGRATIONS, SCHEMA, game_figures, played_seen, record_game, summary
+from engine.registry import listing_of_game
 from engine.session import TableInfo
 from engine.table import Table
 
@@ -76,9 +77,10 @@ def test_score_winners_and_figures_from_a_seats_events_are_the_engines(
             played = played_seen(seen_of(table, seat))
             assert played.score == result.scores[seat], (spec, seat)
             assert played.winners == result.winners
-            if spec in FIGURES:
-                assert played.counts == FIGURES[spec][0](table.state.history, seat)
-        assert spec in SCORES
+            counter = game_figures(spec)[0]
+            assert counter is not None, spec
+            assert played.counts == counter(table.state.history, seat)
+        assert listing_of_game(spec).scorer is not None, spec
 
 
 def test_on_its_own_it_says_the_hosts_replay_is_not_here(tmp_path: Path) -> None:

@@ -65,6 +65,7 @@ from engine.game import (
     Figures,
     FinishedMatch,
     Game,
+    GameEntry,
     GameState,
     MatchResult,
     Preset,
@@ -72,6 +73,7 @@ from engine.game import (
     Variant,
     copy_rng,
 )
+from engine.games.big2 import LISTING
 from engine.match import MatchProgress, MatchRule
 
 if TYPE_CHECKING:
@@ -1587,13 +1589,15 @@ class Big2Game(Game[Big2Options, Big2View, Big2Action]):
     (0, '2S')
     """
 
-    key = "big2"
+    key = LISTING.key
     name = "Big Two"
-    aliases = ("big-two", "bigtwo", "deuces", "capsa")
-    min_players = 2
-    max_players = 4
-    default_players = 4
+    min_players = LISTING.players[0]
+    default_players = LISTING.players[1]
+    max_players = LISTING.players[2]
     view_type = Big2View
+
+    def entries(self) -> tuple[GameEntry, ...]:
+        return LISTING.game_entries(self)
 
     @property
     def presets(self) -> Sequence[Preset]:

@@ -44,6 +44,7 @@ from engine.game import (
     Variant,
     copy_rng,
 )
+from engine.games.chase import LISTING
 from engine.match import MatchProgress, MatchRule, RoundStarted
 
 if TYPE_CHECKING:
@@ -844,11 +845,11 @@ class ChaseFigures:
 # The spec
 # ---------------------------------------------------------------------------------------------------------------
 class ChaseGame(Game[ChaseOptions, ChaseView, ChaseAction]):
-    key = "chase"
+    key = LISTING.key
     name = "Screw Your Neighbor / Chase the Ace"
-    min_players = 2
-    max_players = 10
-    default_players = 5
+    min_players = LISTING.players[0]
+    default_players = LISTING.players[1]
+    max_players = LISTING.players[2]
     view_type = ChaseView
 
     @property
@@ -875,10 +876,7 @@ class ChaseGame(Game[ChaseOptions, ChaseView, ChaseAction]):
         raise OptionError(f"unknown variant {echo(key)}; choose from: {', '.join(v.key for v in VARIANTS)}")
 
     def entries(self) -> tuple[GameEntry, ...]:
-        return (
-            GameEntry("screw", self, "screw", "Screw Your Neighbor", ("screw-your-neighbor", "syn")),
-            GameEntry("chase", self, "chase", "Chase the Ace", ("chase-the-ace", "cta")),
-        )
+        return LISTING.game_entries(self)
 
     def new_match(
         self, players: int, options: ChaseOptions, rng: random.Random, scenario: Scenario | None = None

@@ -47,6 +47,7 @@ from engine.game import (
     Figures,
     FinishedMatch,
     Game,
+    GameEntry,
     GameState,
     MatchResult,
     Preset,
@@ -54,6 +55,7 @@ from engine.game import (
     Variant,
     copy_rng,
 )
+from engine.games.rank import LISTING
 from engine.match import MatchProgress, MatchRule
 
 __all__ = [
@@ -886,13 +888,15 @@ class RankFigures:
 class RankGame(Game[RankOptions, RankView, RankAction]):
     """Rank for 2 to 10 players (two decks and four jokers for 5 or more)."""
 
-    key = "rank"
+    key = LISTING.key
     name = "Rank"
-    aliases = ("ранг", "rang")
-    min_players = 2
-    max_players = 10
-    default_players = 4
+    min_players = LISTING.players[0]
+    default_players = LISTING.players[1]
+    max_players = LISTING.players[2]
     view_type = RankView
+
+    def entries(self) -> tuple[GameEntry, ...]:
+        return LISTING.game_entries(self)
 
     @property
     def presets(self) -> Sequence[Preset]:

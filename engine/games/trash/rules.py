@@ -51,6 +51,7 @@ from engine.game import (
     Figures,
     FinishedMatch,
     Game,
+    GameEntry,
     GameState,
     MatchResult,
     Preset,
@@ -58,6 +59,7 @@ from engine.game import (
     Variant,
     copy_rng,
 )
+from engine.games.trash import LISTING
 from engine.match import MatchProgress, MatchRule
 
 __all__ = [
@@ -878,12 +880,15 @@ class TrashFigures:
 class TrashGame(Game[TrashOptions, TrashView, TrashAction]):
     """Trash for 2 to 4 players (two decks shuffled together for 3 or 4)."""
 
-    key = "trash"
+    key = LISTING.key
     name = "Trash"
-    min_players = 2
-    max_players = 4
-    default_players = 2
+    min_players = LISTING.players[0]
+    default_players = LISTING.players[1]
+    max_players = LISTING.players[2]
     view_type = TrashView
+
+    def entries(self) -> tuple[GameEntry, ...]:
+        return LISTING.game_entries(self)
 
     @property
     def presets(self) -> Sequence[Preset]:
