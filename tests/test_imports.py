@@ -315,13 +315,13 @@ TUI_LAYERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "tui.terminal.*",
             "tui.settings.*",
             "tui.games",
-            "tui.games.*.words",  # the replay viewer's words for each game (a later step registers them)
             "tui.messages",
         ),
         ("core", "engine.records"),
     ),
     "tui.games.*": (
         (
+            "tui.games",  # its UI listing's class
             "tui.games.{game}.*",
             "tui.screens.*",
             "tui.dialogs.*",
@@ -332,7 +332,7 @@ TUI_LAYERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
         ("core",),
     ),
-    "tui.games": (("tui.games.*.table", "tui.screens.table"), ("core",)),
+    "tui.games": (("tui.screens.table", "tui.terminal.*"), ("core",)),
 }
 """Each package of ``tui`` (``tui.games.*``: each game's package, ``{game}`` its own key; ``tui.games``: the UI's
 registration) and what it may import. The apps (``tui.apps``) and the command at the root may import anything, and
@@ -484,6 +484,8 @@ PLANTED = {
     ("tui.screens.menu", False, "from tui.apps.parlour import ParlourApp\n"): "only the command and the apps",
     ("tui.dialogs.results", False, "from tui.games.big2.table import Big2TableScreen\n"): "imports only",
     ("tui.screens.lobby", False, "from engine.play.table_host import TableHost\n"): "core, engine.records",
+    ("tui.screens.replay", False, "from tui.games.rank.words import describe_rank\n"): "imports only",
+    ("tui.games", False, "from tui.games.chase.table import ChaseTableScreen\n"): "imports only",
 }
 FINE = {
     ("engine.registry", False, "import threading\n"),
@@ -494,7 +496,7 @@ FINE = {
     ("tui.games.chase.table", False, "from tui.screens.table import TableScreen\nimport engine.games.chase.rules\n"),
     ("tui.widgets.seats", False, "from tui.words.clock import seconds_text\nfrom engine.cards import Card\n"),
     ("tui.cli", False, "from tui.apps.parlour import ParlourApp\nfrom engine.lan import lan_host\n"),
-    ("tui.screens.replay", False, "from tui.games.rank.words import describe_rank\n"),
+    ("tui.screens.replay", False, "from tui.games import describer\n"),
 }
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from engine import __version__
 from engine.errors import OptionError, ParlourError, echo
 from engine.names import NAME_LIMIT, is_control, name_problem, printable
-from engine.registry import ENTRIES, LISTINGS, check_level, difficulties, games, get_entry
+from engine.registry import ENTRIES, check_level, difficulties, entries, games, get_entry, listings
 from engine.table import MAX_SEED, check_seed
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ def _variants(values: Sequence[str] | None) -> tuple[str, ...]:
 def _levels() -> list[str]:
     """Every computer player level of any game, weakest first (from the registry's listings: no game is loaded)."""
     levels: list[str] = []
-    for entry in LISTINGS:
+    for entry in listings():
         levels.extend(level for level, _bot in entry.bots if level not in levels)
     return levels
 
@@ -164,13 +164,13 @@ def games_epilog(levels: bool = True) -> str:
         0,
     )
     for game in games():
-        entries = [entry for entry in ENTRIES if entry.game is game]
-        key_width = max(len(entry.key) for entry in entries)
+        entries_of_game = [entry for entry in entries() if entry.game is game]
+        key_width = max(len(entry.key) for entry in entries_of_game)
         lines.append("")
-        for entry in entries:
+        for entry in entries_of_game:
             also = f" (also {', '.join(entry.aliases)})" if entry.aliases else ""
             lines.extend(_hanging(f"  {entry.key:<{key_width}}  ", f"{entry.title}{also}", key_width + 4))
-        plays = {entry.key: game.preset_key(game.options(entry.preset)) for entry in entries}
+        plays = {entry.key: game.preset_key(game.options(entry.preset)) for entry in entries_of_game}
         for preset in game.presets:
             keys = [key for key, chosen in plays.items() if chosen == preset.key]
             note = f" (the default of {' and '.join(keys)})" if len(game.presets) > 1 and keys else ""
@@ -189,7 +189,7 @@ def games_epilog(levels: bool = True) -> str:
 
 def commands_epilog() -> str:
     """What ``parlour --help`` lists under the commands: the games, and where their house rules are listed."""
-    games = ", ".join(f"{entry.key} ({entry.title})" for entry in ENTRIES)
+    games = ", ".join(f"{entry.key} ({entry.title})" for entry in entries())
     lines = _hanging("games: ", games, 2)
     lines.extend(_hanging("", "`parlour play --help` (or rules, simulate) lists their presets and house rules.", 0))
     return "\n".join(lines)
@@ -500,9 +500,9 @@ def _rules(args: argparse.Namespace) -> int:
     variants = _variants(args.variant)
     if args.game is None and (args.preset or variants):
         raise OptionError("--preset and --variant need a GAME: parlour rules GAME --variant V")
-    entries = [get_entry(args.game)] if args.game else list(ENTRIES)
+    chosen = [get_entry(args.game)] if args.game else list(entries())
     texts = []
-    for entry in entries:
+    for entry in chosen:
         options = entry.game.options(args.preset or entry.preset, variants)
         texts.append(entry.game.rules_summary(options))
     print_markdown("\n".join(texts))

@@ -37,6 +37,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.registry import entries
+
 if TYPE_CHECKING:
     from textual.pilot import Pilot
 
@@ -80,14 +82,11 @@ class Reference(App[None]):
 
 Reference().run()
 """
-TABLES: dict[str, str] = {
-    "chase": "What happened",
-    "screw": "What happened",
-    "big2": "What happened",
-    "trash": "What happened",
-    "rank": "What happened",
-}
-"""Each game the app can seat you at (``parlour play GAME``) and a text its table screen draws (the log's title)."""
+TABLE_MARKER = "What happened"
+"""A text every table screen draws (the log's title, :class:`~tui.screens.table.TableScreen`'s)."""
+TABLES: dict[str, str] = {entry.key: TABLE_MARKER for entry in entries()}
+"""Each game the app can seat you at (``parlour play GAME``, from the registry) and a text its table screen
+draws."""
 MENU_MARKER = "Start"
 """A text the main menu draws (its Start button)."""
 CLEAN_EXIT: dict[str, bytes] = {

@@ -28,10 +28,17 @@ def _modules_after(code: str) -> set[str]:
     return set(done.stdout.split())
 
 
+def _in_a_game(name: str) -> bool:
+    """A module inside a game's package of the UI (``tui.games.big2.table``), not the package itself."""
+    parts = name.split(".")
+    return len(parts) > 3 and parts[:2] == ["tui", "games"]
+
+
 def test_the_app_loads_no_table_nor_menu_nor_markdown_before_it_shows_one() -> None:
     loaded = _modules_after("import tui.cli, tui.apps.parlour")
     screens = {name for name in loaded if name.startswith("tui.screens.")}
-    assert not {name for name in loaded if name.startswith("tui.games.")}, "a game's screens before its table opens"
+    # Each game's package is read for its listing (its __init__ names its modules as text), nothing in it.
+    assert not {name for name in loaded if _in_a_game(name)}, "a game's screens before its table opens"
     assert not {"tui.screens.menu", "tui.screens.rules", "tui.screens.stats"} & screens
     assert "markdown_it" not in loaded and "engine.simulate" not in loaded
 
@@ -41,7 +48,8 @@ def test_a_table_loads_its_own_screen_only() -> None:
         "from engine.registry import get_entry; from tui.games import screen_class; screen_class(get_entry('big2'))"
     )
     assert "tui.games.big2.table" in loaded
-    assert not {name for name in loaded if name.startswith(("tui.games.chase", "tui.games.trash", "tui.games.rank"))}
+    others = ("tui.games.chase.", "tui.games.trash.", "tui.games.rank.", "engine.games.chase.", "engine.games.trash.")
+    assert not {name for name in loaded if name.startswith(others)}
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

@@ -78,10 +78,10 @@ def own_files(screen: Screen[Any]) -> list[str]:
 
 
 TABLES = [
-    ("chase", 4, ["table.tcss", "chase.tcss", "dialogs.tcss", "settings.tcss"]),
-    ("big2", 4, ["table.tcss", "big2.tcss", "dialogs.tcss", "settings.tcss"]),
-    ("trash", 2, ["table.tcss", "trash.tcss", "dialogs.tcss", "settings.tcss"]),
-    ("rank", 4, ["table.tcss", "rank.tcss", "dialogs.tcss", "settings.tcss"]),
+    ("chase", 4, ["table.tcss", "dialogs.tcss", "settings.tcss", "chase.tcss"]),
+    ("big2", 4, ["table.tcss", "dialogs.tcss", "settings.tcss", "big2.tcss"]),
+    ("trash", 2, ["table.tcss", "dialogs.tcss", "settings.tcss", "trash.tcss"]),
+    ("rank", 4, ["table.tcss", "dialogs.tcss", "settings.tcss", "rank.tcss"]),
 ]
 
 

@@ -8,9 +8,8 @@ box you tick.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -24,7 +23,7 @@ from engine.errors import ParlourError
 from engine.game import GameEntry
 from engine.registry import difficulties, get_entry
 from tui.dialogs.settings import open_settings
-from tui.games import table_entries
+from tui.games import summary_of, table_entries
 from tui.messages import PlayConfig, StartGame
 from tui.screens.quick import StyledOnce
 from tui.settings.file import Settings
@@ -32,13 +31,6 @@ from tui.settings.in_app import app_settings
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.title_bar import TitleBar
-from tui.words.faces import card_text, suit_symbol
-
-if TYPE_CHECKING:  # the menu loads a game's rules only when that game is shown
-    from engine.games.big2.rules import Big2Options
-    from engine.games.chase.rules import ChaseOptions
-    from engine.games.rank.rules import RankOptions
-    from engine.games.trash.rules import TrashOptions
 
 
 def sentence_case(text: str) -> str:
@@ -62,87 +54,6 @@ def player_choices(game: str) -> list[tuple[str, int]]:
     return [(str(n), n) for n in range(rules.min_players, rules.max_players + 1)]
 
 
-def count(n: int, word: str, plural: str | None = None) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{n} {word if n == 1 else plural or word + 's'}"
-
-
-def decks(n: int) -> str:
-    """``one deck``, ``two decks`` (the way the rules say it)."""
-    return f"{NUMBERS.get(n, str(n))} deck{'' if n == 1 else 's'}"
-
-
-NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
-
-
-# -- the one-line summary of the rules in force ------------------------------------------------------------------
-def chase_summary(options: ChaseOptions, players: int) -> str:
-    """Screw Your Neighbor and Chase the Ace: lives or tokens, who pays, ties, Kings, the dealer's turn."""
-    lives = count(options.lives, "token") if options.preset == "chase" else count(options.lives, "life", "lives")
-    if options.on_honour:
-        lives += " + a life on honour"
-    payer = "the highest card pays 1 (never a King), every Ace 2" if options.high_card_pays else "the lowest card pays"
-    ties = "tied players all pay" if options.ties_all_pay else "ties broken by suit"
-    kings = "Kings face up" if options.kings_face_up else "a King blocks a trade"
-    dealer = "the dealer cuts" if options.dealer_cuts else "the dealer may swap"
-    return f"{lives}; {payer}, {ties}; {kings}; {dealer}"
-
-
-def big2_summary(options: Big2Options, players: int) -> str:
-    """Big Two: the suit order and the lead card, passing, the scoring, the length of the match."""
-    from engine.games.big2.rules import SUIT_ORDERS
-
-    order = " > ".join(suit_symbol(suit) for suit in reversed(SUIT_ORDERS[options.suits]))
-    lead = card_text(options.lead_card)
-    passing = "no play after a pass" if options.no_play_after_pass else "you may play again after a pass"
-    if options.scoring == "pagat":
-        scoring = "pagat scoring: a point a card left, ×2 for 10–12, ×3 for 13"
-    else:
-        scoring = "a point a card left, doubled over 9 and again for each 2"
-    match = count(options.deals, "deal")
-    if options.score_limit is not None:
-        match += f" or to {count(options.score_limit, 'point')}"
-    return f"suits {order}, the {lead} leads; {passing}; {scoring}; {match}"
-
-
-def trash_summary(options: TrashOptions, players: int) -> str:
-    """Trash: one deal or a match, the layout size, the decks, how a deal ends."""
-    from engine.games.trash import rules as trash
-
-    scope = "deal after deal" if options.match else "one deal"
-    parts = [f"{scope}, {options.size}-card layouts, {decks(len(trash.deck_of(players)) // 52)}"]
-    if options.last_turn:
-        parts.append("after a completion the others get a last turn")
-    if options.match:
-        winners = "all who complete get" if options.last_turn else "the first to complete gets"
-        parts.append(f"{winners} one card fewer; a 1-card layout wins the match")
-    else:
-        parts.append("all who complete win" if options.last_turn else "the first to complete wins at once")
-    return "; ".join(parts)
-
-
-def rank_summary(options: RankOptions, players: int) -> str:
-    """Rank: the hand, the rule of play, the deck for this many players, the length of the match."""
-    from engine.games.rank import rules as rank
-
-    cards = rank.deck_of(players)
-    jokers = sum(1 for card in cards if card.suit is None)
-    deck = f"{decks((len(cards) - jokers) // 52)} and {count(jokers, 'joker')}"
-    return (
-        f"{count(rank.HAND_SIZE, 'card')} each, one rank up or down, Aces and Jokers to escape; {deck}; "
-        f"{count(options.deals, 'deal')}, the fewest penalty points win"
-    )
-
-
-SUMMARIES: dict[str, Callable[[Any, int], str]] = {
-    "chase": chase_summary,
-    "big2": big2_summary,
-    "trash": trash_summary,
-    "rank": rank_summary,
-}
-"""The summary for each game, by the game's key. A game without one shows its preset's description."""
-
-
 def rules_line(entry: GameEntry, variants: tuple[str, ...], players: int) -> str:
     """The one line under the menu's form: the rules in force for ``entry`` with ``variants``, in sentence case;
     the reason in words when the variants cannot be played together. Cards are written as the settings say."""
@@ -154,7 +65,7 @@ def rules_line(entry: GameEntry, variants: tuple[str, ...], players: int) -> str
         if clash:
             return f"{clash[0][0]} and {clash[0][1]} cannot be played together: untick one."
         return sentence_case(str(err)) + "."
-    summary = SUMMARIES.get(entry.game.key)
+    summary = summary_of(entry.game.key)
     if summary is not None:
         return sentence_case(summary(options, players))
     preset = next((p for p in entry.game.presets if p.key == entry.game.preset_key(options)), None)

@@ -18,7 +18,7 @@ the cursor, set the terminal's title or clear the screen.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -34,27 +34,14 @@ from engine.names import printable
 from engine.records.replays import ReplayCursor, ReplayError
 from engine.records.seen import SeenCursor
 from engine.registry import get_entry
-from tui.games.big2.words import describe_big2
-from tui.games.chase.words import describe
-from tui.games.rank.words import describe_rank
-from tui.games.trash.words import describe_trash
+from tui.games import describer
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import card_markup
 from tui.widgets.title_bar import TitleBar
 from tui.words.faces import card_text
 
-Describer = Callable[[Event, Sequence[str], Any], str | None]
-
-
-def describer(game: str, options: Any) -> Describer:
-    """The words of the game's own log, as a spectator reads them."""
-    if game == "big2":
-        return lambda event, names, me: describe_big2(event, names, me, options)
-    if game == "trash":
-        return describe_trash
-    if game == "rank":
-        return describe_rank
-    return lambda event, names, me: describe(event, names, me, options)
+Words = Callable[[Event, Sequence[str], int | None], str | None]
+"""A game's words for an event under the table's options (:func:`tui.games.describer`)."""
 
 
 def printable_names(names: Sequence[str]) -> tuple[str, ...]:
@@ -181,7 +168,7 @@ ROUND_LINES = 40
 """The most lines of the round's log shown below the event (the latest ones)."""
 
 
-def event_words(event: Event, words: Describer, names: Sequence[str], seat: int | None) -> str | None:
+def event_words(event: Event, words: Words, names: Sequence[str], seat: int | None) -> str | None:
     """``event`` as the seat's log said it, or, for an event the log does not word, its kind and the cards it showed
     the seat (``Hand dealt: 3♥ 4♠ …``); None for an event with neither."""
     said = words(event, names, seat)

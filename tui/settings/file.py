@@ -59,7 +59,7 @@ from engine.records.paths import (
     read_regular,
     write_atomically,
 )
-from engine.registry import ENTRIES, listing
+from engine.registry import entries, listing
 
 __all__ = [
     "FACES",
@@ -111,7 +111,7 @@ class GameDefaults:
 def default_games() -> dict[str, GameDefaults]:
     """Every game of the registry at its own defaults (its default number of players, medium opponents)."""
     games: dict[str, GameDefaults] = {}
-    for entry in ENTRIES:  # read from the registry's listings: no game is loaded for this
+    for entry in entries():  # read from the registry's listings: no game is loaded for this
         known = listing(entry)
         levels = known.levels
         level = "medium" if "medium" in levels else levels[0]

@@ -47,3 +47,16 @@ def whose(seat: int, names: Sequence[str], me: int | None, *, start: bool = Fals
     if seat == me:
         return "Your" if start else "your"
     return who(seat, names, me) + "'s"
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``1 card``, ``2 cards`` (``plural`` where it is not the word and an s: ``2 lives``)."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def decks(n: int) -> str:
+    """``one deck``, ``two decks`` (the way the rules say it)."""
+    return f"{NUMBERS.get(n, str(n))} deck{'' if n == 1 else 's'}"
+
+
+NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}

@@ -92,7 +92,7 @@ def penalty_text(points: int) -> str:
     return f"{points} penalty point{'' if points == 1 else 's'}"
 
 
-def describe_rank(event: Event, names: Sequence[str], me: int | None) -> str | None:
+def describe_rank(event: Event, names: Sequence[str], me: int | None, options: object = None) -> str | None:
     """One line of plain words for a Rank ``event`` as seat ``me`` sees it (maybe redacted), or None."""
     if isinstance(event, RoundStarted):
         if event.dealer is None:

@@ -89,7 +89,7 @@ def discard_words(event: Discarded, names: Sequence[str], me: int | None) -> str
     return f"The {card} is discarded"
 
 
-def describe_trash(event: Event, names: Sequence[str], me: int | None) -> str | None:
+def describe_trash(event: Event, names: Sequence[str], me: int | None, options: object = None) -> str | None:
     """One line of plain words for a Trash ``event`` as seat ``me`` sees it, or None when it needs no line."""
     if isinstance(event, RoundStarted):
         return None  # DealStarted, right after it, says who starts
