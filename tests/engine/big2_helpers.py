@@ -16,13 +16,16 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
+from typing import Any
 
+from conformance import Plug, RoundWitness
 from game_helpers import act as act
 from game_helpers import cards_in as cards_in
 from game_helpers import of_type as of_type
 from game_helpers import snapshot as snapshot
 
 from engine.cards import Card, parse_cards, standard_deck
+from engine.events import Event
 from engine.game import Scenario
 from engine.games.big2.rules import Big2Game, Big2Options, Big2State, Combo, classify, encoding, match_rule
 from engine.match import MatchProgress
@@ -160,3 +163,40 @@ def random_positions(
         if not state.is_over:
             out.append(state)
     return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The game's plug into the conformance harness: what each seat may see, from RULES.md (never from the engine's
+# redaction); found by the harness as ``PLUG`` of ``<key>_helpers`` (conformance.PLUGS)
+# ---------------------------------------------------------------------------------------------------------------
+class Big2Witness(RoundWitness):
+    """Big Two (RULES.md §3): a seat sees its own hand; everybody sees the card that must open the deal (its
+    holder must lead it), every card played and every hand shown at the end of a deal. Nothing lasts past the
+    deal, except that a view may keep the last deal's hands shown (its summary)."""
+
+    def learn(self, event: Event) -> None:
+        from engine.games.big2 import rules as big2
+
+        if isinstance(event, big2.HandDealt):
+            self.show(event.seat, event.cards or ())
+        elif isinstance(event, big2.DealStarted):
+            self.show_all([event.lead_card])
+        elif isinstance(event, big2.Played):
+            self.show_all(event.cards)
+        elif isinstance(event, big2.DealOver):
+            shown = [card for hand in event.hands for card in hand]
+            self.show_all(shown)
+            self.carry = {str(c) for c in shown}
+
+
+def _big2_hidden_masks(state: Any, seat: int | None, allowed: set[str]) -> list[int]:
+    """The bitmasks of the hands (and, with two players, the cards set aside) that hold a card ``seat`` may not
+    see. A mask below 2**16 (only 3s to 6s) is left out: it could be a count or a total by chance."""
+    masks = [mask for other, mask in enumerate(state.hands) if other != seat]
+    if state.players == 2:
+        masks.append(state.set_aside)
+    return [mask for mask in masks if mask >= 1 << 16 and not {str(card) for card in state.enc.cards(mask)} <= allowed]
+
+
+PLUG = Plug(Big2Witness, max_actions=110, deals=2, hidden_masks=_big2_hidden_masks)
+"""The game's plug into the conformance harness (:data:`conformance.PLUGS`)."""

@@ -17,12 +17,14 @@ import dataclasses
 import random
 from collections.abc import Sequence
 
+from conformance import Plug, RoundWitness
 from game_helpers import act as act
 from game_helpers import cards_in as cards_in
 from game_helpers import of_type as of_type
 from game_helpers import snapshot as snapshot
 
 from engine.cards import Card, parse_cards, standard_deck
+from engine.events import Event
 from engine.game import Scenario
 from engine.games.chase.rules import ChaseAction, ChaseGame, ChaseOptions, ChaseState
 
@@ -98,3 +100,36 @@ def deal(
 
 
 ALL_ACTIONS: tuple[ChaseAction, ...] = tuple(ChaseAction)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The game's plug into the conformance harness: what each seat may see, from RULES.md (never from the engine's
+# redaction); found by the harness as ``PLUG`` of ``<key>_helpers`` (conformance.PLUGS)
+# ---------------------------------------------------------------------------------------------------------------
+class ChaseWitness(RoundWitness):
+    """Screw Your Neighbor / Chase the Ace (RULES.md §1): a seat sees its own dealt card, both cards of a trade it
+    is in, its own deck swap; everybody sees Kings shown, a cut card, every card at the reveal and the cards that
+    pay. Nothing lasts past the hand."""
+
+    def learn(self, event: Event) -> None:
+        from engine.games.chase import rules as chase
+
+        if isinstance(event, chase.CardDealt):
+            self.show(event.seat, [event.card])
+        elif isinstance(event, chase.KingShown):
+            self.show_all([event.card])
+        elif isinstance(event, chase.Traded):
+            for seat in (event.seat, event.target):
+                self.show(seat, [event.gave, event.got])
+        elif isinstance(event, chase.DeckSwapped):
+            self.show(event.seat, [event.gave, event.got])
+        elif isinstance(event, chase.PackCut):
+            self.show_all([event.got])
+        elif isinstance(event, chase.Revealed):
+            self.show_all(card for _, card in event.cards)
+        elif isinstance(event, chase.Paid):
+            self.show_all([event.card])
+
+
+PLUG = Plug(ChaseWitness, max_actions=60, totals=lambda players: (2,) * players)
+"""The game's plug into the conformance harness (:data:`conformance.PLUGS`)."""

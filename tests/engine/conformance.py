@@ -4,8 +4,9 @@ A game plugs in with a :class:`Plug`: a *witness* that, fed the FULL event strea
 redacted), says which cards each seat (and a spectator) has legitimately seen so far, by the rules of RULES.md and
 independently of the engine's own redaction; and a few sizes that keep its runs short. Cases are derived from the
 registry: every game in ``engine.registry.GAMES``, each of its entries (presets), several player counts and variant
-sets. A registered game without a plug fails ``test_every_game_has_a_plug_and_its_cases``, so Trash and Rank plug
-in by adding a witness class (a :class:`RoundWitness` subclass of about ten lines) and one line in :data:`PLUGS`.
+sets. A registered game without a plug fails ``test_every_game_has_a_plug_and_its_cases``: a game plugs in with a
+witness class (a :class:`RoundWitness` subclass of about ten lines) and its ``PLUG``, in its own test helpers
+(``tests/engine/<key>_helpers.py``), where :data:`PLUGS` finds it by the game's key.
 
 :func:`self_play` plays one case on a :class:`~engine.table.Table` whose seats are all people, choosing seeded
 random legal actions and now and then a bot's move, and after every action checks:
@@ -34,9 +35,10 @@ byte-identical JSON for the history and for every seat's event lines.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -615,134 +617,31 @@ def bot_table_transcript(case: Case, levels: Sequence[str], steps: int, think_tw
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The games' plugs: what each seat may see, from RULES.md (never from the engine's redaction)
+# The games' plugs: each beside its game's tests
 # ---------------------------------------------------------------------------------------------------------------
-class ChaseWitness(RoundWitness):
-    """Screw Your Neighbor / Chase the Ace (RULES.md §1): a seat sees its own dealt card, both cards of a trade it
-    is in, its own deck swap; everybody sees Kings shown, a cut card, every card at the reveal and the cards that
-    pay. Nothing lasts past the hand."""
+class _Plugs(Mapping[str, Plug]):
+    """Every registered game's plug, by the game's key: ``PLUG`` in the module ``<key>_helpers`` of its tests
+    (``tests/engine/chase_helpers.py``...), found by the key alone: no list of the games here."""
 
-    def learn(self, event: Event) -> None:
-        from engine.games.chase import rules as chase
+    def __getitem__(self, key: str) -> Plug:
+        name = f"{key}_helpers"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name == name:
+                raise KeyError(key) from None
+            raise
+        plug = getattr(module, "PLUG", None)
+        if not isinstance(plug, Plug):
+            raise KeyError(key)
+        return plug
 
-        if isinstance(event, chase.CardDealt):
-            self.show(event.seat, [event.card])
-        elif isinstance(event, chase.KingShown):
-            self.show_all([event.card])
-        elif isinstance(event, chase.Traded):
-            for seat in (event.seat, event.target):
-                self.show(seat, [event.gave, event.got])
-        elif isinstance(event, chase.DeckSwapped):
-            self.show(event.seat, [event.gave, event.got])
-        elif isinstance(event, chase.PackCut):
-            self.show_all([event.got])
-        elif isinstance(event, chase.Revealed):
-            self.show_all(card for _, card in event.cards)
-        elif isinstance(event, chase.Paid):
-            self.show_all([event.card])
+    def __iter__(self) -> Iterator[str]:
+        return iter([game.key for game in GAMES if game.key in self])
 
-
-class Big2Witness(RoundWitness):
-    """Big Two (RULES.md §3): a seat sees its own hand; everybody sees the card that must open the deal (its
-    holder must lead it), every card played and every hand shown at the end of a deal. Nothing lasts past the
-    deal, except that a view may keep the last deal's hands shown (its summary)."""
-
-    def learn(self, event: Event) -> None:
-        from engine.games.big2 import rules as big2
-
-        if isinstance(event, big2.HandDealt):
-            self.show(event.seat, event.cards or ())
-        elif isinstance(event, big2.DealStarted):
-            self.show_all([event.lead_card])
-        elif isinstance(event, big2.Played):
-            self.show_all(event.cards)
-        elif isinstance(event, big2.DealOver):
-            shown = [card for hand in event.hands for card in hand]
-            self.show_all(shown)
-            self.carry = {str(c) for c in shown}
+    def __len__(self) -> int:
+        return len(list(self))
 
 
-def _big2_hidden_masks(state: Any, seat: int | None, allowed: set[str]) -> list[int]:
-    """The bitmasks of the hands (and, with two players, the cards set aside) that hold a card ``seat`` may not
-    see. A mask below 2**16 (only 3s to 6s) is left out: it could be a count or a total by chance."""
-    masks = [mask for other, mask in enumerate(state.hands) if other != seat]
-    if state.players == 2:
-        masks.append(state.set_aside)
-    return [mask for mask in masks if mask >= 1 << 16 and not {str(card) for card in state.enc.cards(mask)} <= allowed]
-
-
-class TrashWitness(RoundWitness):
-    """Trash (RULES.md §2): nothing is private to a seat, and the face-down cards and the stock's order are hidden
-    from everybody. A card becomes known to all when it is drawn, turned over (picked up from a slot) or turned up
-    and discarded when a layout is completed; a card placed, discarded or swapped out is one already known (the
-    held card, or a King shown on a slot). A fresh deal forgets everything (a fresh shuffle)."""
-
-    def learn(self, event: Event) -> None:
-        from engine.games.trash import rules as trash
-
-        if isinstance(event, trash.Drew | trash.PickedUp):
-            self.show_all([event.card])
-        elif isinstance(event, trash.Discarded) and event.reason is trash.DiscardReason.COMPLETED:
-            self.show_all([event.card])
-
-
-def _trash_event_leak(monkeypatch: Any) -> None:
-    """Each deal also announces seat 0's face-down slot 1 card as if it had been placed there."""
-    from engine.games.trash import rules as trash
-
-    original = trash.TrashState.start_deal
-
-    def leaky(self: trash.TrashState) -> list[Event]:
-        events = original(self)
-        return [*events, trash.Placed(seat=0, slot=1, card=self.layouts[0][0])]
-
-    monkeypatch.setattr(trash.TrashState, "start_deal", leaky)
-
-
-def _trash_view_leak(monkeypatch: Any) -> None:
-    """Views show every layout card, face down or not."""
-    from engine.games.trash import rules as trash
-
-    original = trash.TrashState._view
-
-    def leaky(self: trash.TrashState, seat: int | None) -> trash.TrashView:
-        view = original(self, seat)
-        return dataclasses.replace(view, layouts=tuple(tuple(layout) for layout in self.layouts))
-
-    monkeypatch.setattr(trash.TrashState, "_view", leaky)
-
-
-class RankWitness(RoundWitness):
-    """Rank (RULES.md §4): a seat sees its own dealt hand, the cards it draws and the two cards it takes coming
-    back; everybody sees the starter (a joker turned up too), every card played and the hands shown at the end of a
-    deal. The stock is hidden from everybody. Nothing lasts past the deal, except that a view may keep the last
-    deal's hands shown."""
-
-    def learn(self, event: Event) -> None:
-        from engine.games.rank import rules as rank
-
-        if isinstance(event, rank.HandDealt | rank.CameBack):
-            self.show(event.seat, event.cards or ())
-        elif isinstance(event, rank.Drew):
-            self.show(event.seat, [event.card])
-        elif isinstance(event, rank.StarterTurned | rank.Played):
-            self.show_all([event.card])
-        elif isinstance(event, rank.DealOver):
-            shown = [card for hand in event.hands for card in hand]
-            self.show_all(shown)
-            self.carry = {str(c) for c in shown}
-
-
-PLUGS: dict[str, Plug] = {
-    "chase": Plug(ChaseWitness, max_actions=60, totals=lambda players: (2,) * players),
-    "big2": Plug(Big2Witness, max_actions=110, deals=2, hidden_masks=_big2_hidden_masks),
-    "trash": Plug(
-        TrashWitness,
-        max_actions=150,
-        chance_variants=("match",),
-        leak_in_events=_trash_event_leak,
-        leak_in_view=_trash_view_leak,
-    ),
-    "rank": Plug(RankWitness, max_actions=150, deals=1),
-}
+PLUGS: Mapping[str, Plug] = _Plugs()
 """Every registered game's plug, by the game's key."""

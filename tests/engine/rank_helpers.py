@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from conformance import Plug, RoundWitness
 from game_helpers import act as act
 from game_helpers import cards_in as cards_in
 from game_helpers import of_type as of_type
@@ -226,3 +227,32 @@ def self_play_deals(
         assert over[0].winners == tuple(s for s, t in enumerate(state.progress.totals) if t == best)
         tally.games += 1
         tally.actions += steps
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The game's plug into the conformance harness: what each seat may see, from RULES.md (never from the engine's
+# redaction); found by the harness as ``PLUG`` of ``<key>_helpers`` (conformance.PLUGS)
+# ---------------------------------------------------------------------------------------------------------------
+class RankWitness(RoundWitness):
+    """Rank (RULES.md §4): a seat sees its own dealt hand, the cards it draws and the two cards it takes coming
+    back; everybody sees the starter (a joker turned up too), every card played and the hands shown at the end of a
+    deal. The stock is hidden from everybody. Nothing lasts past the deal, except that a view may keep the last
+    deal's hands shown."""
+
+    def learn(self, event: Event) -> None:
+        from engine.games.rank import rules as rank
+
+        if isinstance(event, rank.HandDealt | rank.CameBack):
+            self.show(event.seat, event.cards or ())
+        elif isinstance(event, rank.Drew):
+            self.show(event.seat, [event.card])
+        elif isinstance(event, rank.StarterTurned | rank.Played):
+            self.show_all([event.card])
+        elif isinstance(event, rank.DealOver):
+            shown = [card for hand in event.hands for card in hand]
+            self.show_all(shown)
+            self.carry = {str(c) for c in shown}
+
+
+PLUG = Plug(RankWitness, max_actions=150, deals=1)
+"""The game's plug into the conformance harness (:data:`conformance.PLUGS`)."""

@@ -33,7 +33,8 @@ CASES = cases()
 
 def test_every_game_has_a_plug_and_its_cases() -> None:
     for game in GAMES:
-        assert game.key in PLUGS, f"{game.key} is registered but has no conformance plug (tests/engine/conformance.py)"
+        where = f"PLUG in tests/engine/{game.key}_helpers.py"
+        assert game.key in PLUGS, f"{game.key} is registered but has no conformance plug ({where})"
         for entry in game.entries():
             ours = [c for c in CASES if c.key == entry.key]
             assert ours, f"no conformance case for {entry.key}"

@@ -12,11 +12,13 @@ deck in :func:`~engine.cards.standard_deck` order (Spades Ace first), so a test 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from conformance import Plug, RoundWitness
 from game_helpers import act as act
 from game_helpers import cards_in as cards_in
 from game_helpers import of_type as of_type
@@ -190,3 +192,58 @@ def self_play_games(
             assert all(state.face_up[winner]), "a winner of the last deal has a face-down card"
         tally.games += 1
         tally.actions += steps
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The game's plug into the conformance harness: what each seat may see, from RULES.md (never from the engine's
+# redaction); found by the harness as ``PLUG`` of ``<key>_helpers`` (conformance.PLUGS)
+# ---------------------------------------------------------------------------------------------------------------
+class TrashWitness(RoundWitness):
+    """Trash (RULES.md §2): nothing is private to a seat, and the face-down cards and the stock's order are hidden
+    from everybody. A card becomes known to all when it is drawn, turned over (picked up from a slot) or turned up
+    and discarded when a layout is completed; a card placed, discarded or swapped out is one already known (the
+    held card, or a King shown on a slot). A fresh deal forgets everything (a fresh shuffle)."""
+
+    def learn(self, event: Event) -> None:
+        from engine.games.trash import rules as trash
+
+        if isinstance(event, trash.Drew | trash.PickedUp):
+            self.show_all([event.card])
+        elif isinstance(event, trash.Discarded) and event.reason is trash.DiscardReason.COMPLETED:
+            self.show_all([event.card])
+
+
+def _trash_event_leak(monkeypatch: Any) -> None:
+    """Each deal also announces seat 0's face-down slot 1 card as if it had been placed there."""
+    from engine.games.trash import rules as trash
+
+    original = trash.TrashState.start_deal
+
+    def leaky(self: trash.TrashState) -> list[Event]:
+        events = original(self)
+        return [*events, trash.Placed(seat=0, slot=1, card=self.layouts[0][0])]
+
+    monkeypatch.setattr(trash.TrashState, "start_deal", leaky)
+
+
+def _trash_view_leak(monkeypatch: Any) -> None:
+    """Views show every layout card, face down or not."""
+    from engine.games.trash import rules as trash
+
+    original = trash.TrashState._view
+
+    def leaky(self: trash.TrashState, seat: int | None) -> trash.TrashView:
+        view = original(self, seat)
+        return dataclasses.replace(view, layouts=tuple(tuple(layout) for layout in self.layouts))
+
+    monkeypatch.setattr(trash.TrashState, "_view", leaky)
+
+
+PLUG = Plug(
+    TrashWitness,
+    max_actions=150,
+    chance_variants=("match",),
+    leak_in_events=_trash_event_leak,
+    leak_in_view=_trash_view_leak,
+)
+"""The game's plug into the conformance harness (:data:`conformance.PLUGS`)."""
