@@ -58,6 +58,7 @@ __all__ = [
     "listing_of_game",
     "listings",
     "make_bot",
+    "named",
     "register",
     "unregister",
 ]
@@ -93,6 +94,8 @@ def _load(listing: Listing) -> Registration:
         loaded = _LOADED.get(listing.key)
         if loaded is None:
             game = _named(listing.spec)()
+            if game.key != listing.key:
+                raise ParlourError(f"the spec {listing.spec} plays {game.key!r}, not its listing's {listing.key!r}")
             bots = {level: _named(path) for level, path in listing.bots}
             codec.register(game.key, *game.codec_types())
             loaded = _LOADED[listing.key] = Registration(game, bots, listing.hint)
@@ -104,24 +107,27 @@ def _game_of(listing: Listing) -> Game[Any, Any, Any]:
 
 
 _LISTINGS: dict[str, Listing] = {}
-"""Every registered game's listing, by its key, in the order of the lists of games."""
+"""Every registered game's listing, by its key, in the order of the lists of games (replaced, never changed, so a
+reader on another thread sees the one before a registration or the one after)."""
 _ENTRIES: tuple[GameEntry, ...] = ()
 _LISTING_OF: dict[str, Listing] = {}
 """Each entry's key and its game's listing."""
+_ENTRIES_OF: dict[str, tuple[GameEntry, ...]] = {}
+"""Each registered game's entries, made once (a registration later keeps the entries there are)."""
 
 
-def _rebuild() -> None:
-    global _ENTRIES
-    ordered = sorted(_LISTINGS.values(), key=lambda known: (known.order, known.key))
-    _LISTINGS.clear()
-    _LISTINGS.update((known.key, known) for known in ordered)
-    _ENTRIES = tuple(
-        GameEntry(key, partial(_game_of, known), preset, title, aliases)
-        for known in ordered
-        for key, preset, title, aliases in known.entries
-    )
-    _LISTING_OF.clear()
-    _LISTING_OF.update((key, known) for known in ordered for key, _preset, _title, _aliases in known.entries)
+def _rebuild(listings: dict[str, Listing]) -> None:
+    global _ENTRIES, _LISTINGS, _LISTING_OF
+    ordered = sorted(listings.values(), key=lambda known: (known.order, known.key))
+    for known in ordered:
+        if known.key not in _ENTRIES_OF:
+            _ENTRIES_OF[known.key] = tuple(
+                GameEntry(key, partial(_game_of, known), preset, title, aliases)
+                for key, preset, title, aliases in known.entries
+            )
+    _LISTINGS = {known.key: known for known in ordered}
+    _LISTING_OF = {key: known for known in ordered for key, _preset, _title, _aliases in known.entries}
+    _ENTRIES = tuple(entry for known in ordered for entry in _ENTRIES_OF[known.key])
 
 
 def register(known: Listing) -> None:
@@ -134,20 +140,20 @@ def register(known: Listing) -> None:
         clash = sorted(taken & set(_names(known)))
         if clash:
             raise ParlourError(f"the name {clash[0]!r} is another registered game's")
-        _LISTINGS[known.key] = known
         codec.load_on_demand(known.key, partial(_load, known))
-        _rebuild()
+        _rebuild({**_LISTINGS, known.key: known})
 
 
 def unregister(key: str) -> None:
     """Take the game of ``key`` (its listing's key) away again, its classes unknown to the codec; nothing if it is
     not registered."""
     with _LOADING:
-        if _LISTINGS.pop(key, None) is None:
+        if key not in _LISTINGS:
             return
+        _rebuild({other: known for other, known in _LISTINGS.items() if other != key})
+        _ENTRIES_OF.pop(key, None)
         _LOADED.pop(key, None)
         codec.forget(key)
-        _rebuild()
 
 
 def _names(known: Listing) -> tuple[str, ...]:

@@ -138,3 +138,13 @@ def test_a_name_of_a_registered_game_cannot_be_taken() -> None:
 
 def test_the_hint_level_is_the_listings() -> None:
     assert [hint_level(get_entry(known.key).game) for known in listings()] == [known.hint for known in listings()]
+
+
+def test_a_listing_whose_spec_plays_another_game_is_refused_when_loaded() -> None:
+    register(_stand_in("other", ("other-game",)))
+    try:
+        with pytest.raises(ParlourError, match="plays 'chase', not its listing's 'other'"):
+            get_entry("other-game").game  # noqa: B018 (reading it loads it)
+    finally:
+        unregister("other")
+    assert listing("chase").key == "chase" and get_entry("screw").game.key == "chase"
