@@ -115,20 +115,17 @@ async def test_the_table_fits_its_room(game: str) -> None:
         # The rules at 120x40: beside a complete table of 80 columns whose log wraps its words again.
         await _resize(pilot, 120, 40)
         await pilot.press("r")
-        await pilot.pause()
         pane, main = screen.query_one("#rules-pane"), screen.query_one("#main")
-        assert main.display and pane.region.x >= main.region.right
-        assert main.size.width == 80
-        assert cut_off(screen, ESSENTIALS[game]) == []
+        # (the pane is built when first opened, and laid out a refresh or two later: waited for, not assumed)
+        assert await wait_for(pilot, lambda: main.size.width == 80 and pane.region.x >= main.region.right)
+        assert main.display
+        assert await wait_for(pilot, lambda: cut_off(screen, ESSENTIALS[game]) == [])
         assert log.virtual_size.width <= log.scrollable_content_region.width  # nothing cut, no sideways scroll
         # At 80x24 they cover the body, the table hidden behind; closed, the table is back whole.
         await _resize(pilot, 80, 24)
-        assert not main.display
-        assert pane.region.width == 80
+        assert await wait_for(pilot, lambda: not main.display and pane.region.width == 80)
         await pilot.press("r")
-        await pilot.pause()
-        assert main.display
-        assert cut_off(screen, ESSENTIALS[game]) == []
+        assert await wait_for(pilot, lambda: main.display and cut_off(screen, ESSENTIALS[game]) == [])
 
 
 async def test_big_two_cards_grow_with_the_room() -> None:
