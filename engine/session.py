@@ -1,16 +1,23 @@
-"""A Session is all a player's screen knows of a table: one seat's snapshot, submit, and that seat's events.
+"""A Session is all a player's screen knows of a table: one seat's updates (its events pushed together with the
+snapshot that follows them), submit, and the rest of what a seat may ask.
 
 The same :class:`Session` protocol is met by a seat at a host in this process (:mod:`engine.play.local_sessions`)
 and, over the LAN, by a network connection: the UI has one code path for both. A session can only ever act for its
 own seat and only ever receives what that seat may see.
 
+A screen draws from the :class:`Update` it is showing, never from a snapshot it pulls on its own: an update's
+snapshot shows every event delivered so far and nothing whose events are still to come, so the table drawn and its
+log always agree, however fast the bots move on another thread.
+
 >>> from engine.play.table_host import TableHost
 >>> from engine.table import Table
->>> host = TableHost(Table.create("screw", players=3, seed=4, bots=[None, "easy", "easy"]))
+>>> host = TableHost(Table.create("screw", players=3, seed=4, bots=[None, "easy", "easy"]), autostart=False)
 >>> session = host.connect(0)
->>> snap = session.snapshot()
->>> snap.seat, snap.version >= 0, snap.to_move is not None
-(0, True, True)
+>>> updates = []
+>>> stop = session.subscribe(updates.append)
+>>> first = updates[0]  # the history so far, with the snapshot that shows exactly it
+>>> type(first.events[0]).__name__, first.snapshot.seat, first.snapshot.version
+('RoundStarted', 0, 0)
 >>> host.close()
 """
 
@@ -57,7 +64,20 @@ class TableInfo:
     """The seat this session plays (None: a spectator)."""
 
 
-codec.register("table", Snapshot, TableInfo)
+@dataclass(frozen=True)
+class Update:
+    """What a seat is sent each time its table moves: the events of one batch as that seat may see them, and the
+    seat's snapshot taken at the moment right after them (under the host's lock, with the events).
+
+    A session's first update carries the history so far with the snapshot that shows exactly it; then comes one per
+    action the table applies, even one that shows the seat no event (``events`` empty: its snapshot still moved on).
+    A remote session may put several actions' events in one update (those that came before one snapshot)."""
+
+    events: tuple[Event, ...]
+    snapshot: Snapshot
+
+
+codec.register("table", Snapshot, TableInfo, Update)
 
 
 class Session(Protocol):
@@ -70,16 +90,19 @@ class Session(Protocol):
     def entry(self) -> GameEntry: ...
 
     def snapshot(self) -> Snapshot:
-        """The seat's view, its legal actions and the version, all taken at one moment."""
+        """The seat's view, its legal actions and the version, all taken at one moment: for programs and tests. A
+        screen draws from the updates it is sent instead (a snapshot pulled on its own may already show a move whose
+        events have not reached the screen yet)."""
         ...
 
     def submit(self, action: Action) -> None:
         """Play ``action`` for this session's seat; a rejection raises the typed ParlourError and changes nothing."""
         ...
 
-    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
-        """Send ``callback`` this seat's events (the history so far first), possibly from another thread; returns
-        the function that stops them."""
+    def subscribe(self, callback: Callable[[Update], None]) -> Callable[[], None]:
+        """Send ``callback`` this seat's updates in order, possibly from another thread: first the history so far
+        with the snapshot that shows exactly it, then each batch of events with the snapshot that follows them (see
+        :class:`Update`). Returns the function that stops them."""
         ...
 
     def hint(self) -> Action | None:

@@ -10,19 +10,6 @@ from dataclasses import dataclass
 import rich.repr
 from textual.message import Message
 
-from engine.events import Event
-
-
-class EngineEvent(Message):
-    """An engine event reached the screen; posted from whatever thread the session called back on."""
-
-    def __init__(self, event: Event) -> None:
-        super().__init__()
-        self.event = event
-
-    def __rich_repr__(self) -> rich.repr.Result:
-        yield "event", self.event
-
 
 @dataclass(frozen=True)
 class PlayConfig:

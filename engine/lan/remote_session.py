@@ -2,9 +2,16 @@
 
 :class:`NetworkSession` is used from synchronous code (the UI, tests): its connection runs on a daemon thread with
 its own asyncio loop, and every public method is synchronous and thread-safe. A request waits (bounded) for the
-host's answer: ``submit`` sends ``act`` and then a ``ping``, so the host's ``pong`` says the action was taken (or the
-``error`` before it says why not). Events reach subscribers in order, on the connection's thread. Anything that goes
-wrong on the wire is a :class:`~engine.errors.ParlourError` with a sentence for a person.
+host's answer: ``submit`` sends ``act``, ``snapshot`` and then a ``ping``, so the host's ``pong`` says the action was
+taken (or the ``error`` before it says why not) and its events have come. Anything that goes wrong on the wire is a
+:class:`~engine.errors.ParlourError` with a sentence for a person.
+
+Subscribers get :class:`~engine.session.Update` objects, in order, on the connection's thread. The events that come
+are kept until a snapshot that shows them arrives (the host sends every snapshot after the event lines it shows):
+a prompt, the snapshot after ``started``, or the answer to a ``snapshot`` the session asks for itself when events
+came and no snapshot followed them (at most one such request at a time). Each update holds the events kept with the
+snapshot that showed them. A ``clock`` message heard while events are kept is told to watchers after the update that
+delivers them, so the order of what a screen is told stays the host's.
 
 >>> NetworkSession.connect("127.0.0.1", 1, "Ann", timeout=2.0)
 Traceback (most recent call last):
@@ -19,6 +26,7 @@ import contextlib
 import logging
 import os
 import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +37,7 @@ from engine.events import Event
 from engine.game import Action, GameEntry
 from engine.lan import protocol as p
 from engine.registry import get_entry
-from engine.session import Snapshot, TableInfo
+from engine.session import Snapshot, TableInfo, Update
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +62,7 @@ class _Call:
     done: threading.Event = field(default_factory=threading.Event)
     reply: dict[str, Any] | None = None
     errors: list[dict[str, Any]] = field(default_factory=list)
-    snapshots: list[dict[str, Any]] = field(default_factory=list)
+    snapshots: list[Snapshot] = field(default_factory=list)
 
 
 class NetworkSession:
@@ -73,10 +81,21 @@ class NetworkSession:
         self._state = threading.Condition(threading.RLock())
         self._call: _Call | None = None
         self._events: list[Event] = []
-        self._subscribers: list[Callable[[Event], None]] = []
+        """The events delivered to subscribers so far (a new subscriber's first update holds them)."""
+        self._kept: deque[tuple[int, Event] | dict[str, Any]] = deque()
+        """What came and waits for a snapshot that shows it: events (with their version) and the ``clock`` messages
+        heard among them."""
+        self._received_events = 0
+        """How many events of the match this session has received, delivered or kept (a resume's ``seen``)."""
+        self._shown: Snapshot | None = None
+        """The snapshot of the last update delivered."""
+        self._asking = False
+        """A ``snapshot`` request of the session's own is on its way (:meth:`_ask`)."""
+        self._ask_soon = False
+        self._subscribers: list[Callable[[Update], None]] = []
         self._delivering = threading.RLock()
-        """Held while events go to the subscribers (the history replayed to a new one, or a new event): never while
-        waiting for the host, so a callback may hand an event to another thread that is asking the host something."""
+        """Held while updates go to the subscribers (the first one of a new subscriber, or a new one): never while
+        waiting for the host, so a callback may hand an update to another thread that is asking the host something."""
         self._subscribers_lock = threading.Lock()
         self._info: TableInfo | None = None
         self._started = False
@@ -309,7 +328,7 @@ class NetworkSession:
             self._subscribers.clear()
         with self._state:
             self._info, self._started, self._awaiting_first = None, False, False
-            self._events.clear()
+            self._forget_events()
             self._table, self.code, self._skip = None, None, 0
             self._last_started = None
 
@@ -366,11 +385,11 @@ class NetworkSession:
         return get_entry(self.info.key)
 
     def snapshot(self) -> Snapshot:
+        # (The host sends it after every event it shows: those have been delivered by the time it is read.)
         call = self._request([{"type": "snapshot"}, {"type": "ping"}], "pong", "snapshot")
         if not call.snapshots:
             raise ParlourError("the host sent no snapshot")
-        self.sync()  # the events the snapshot shows may still be on their way (the host sends them a moment later)
-        return self._decode_snapshot(call.snapshots[-1])
+        return call.snapshots[-1]
 
     def submit(self, action: Action) -> None:
         if isinstance(action, str) and not 1 <= len(action) <= 200:
@@ -380,15 +399,17 @@ class NetworkSession:
             p.line({"type": "act", "action": data})  # it must be something JSON can carry
         except (ValueError, TypeError, RecursionError, ParlourError) as err:
             raise InvalidActionError(f"not an action: {echo(action, 40)}") from err
-        self._request([{"type": "act", "action": data}, {"type": "ping"}], "pong", "act")
-        self.sync()  # the action's events delivered before this returns, as at a host in this process
+        # The snapshot asked for after it comes after the action's events: they are delivered before this returns,
+        # as at a host in this process.
+        self._request([{"type": "act", "action": data}, {"type": "snapshot"}, {"type": "ping"}], "pong", "act")
 
-    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
+    def subscribe(self, callback: Callable[[Update], None]) -> Callable[[], None]:
         with self._delivering:
             with self._state:
-                history = list(self._events)
-            for event in history:
-                callback(event)
+                shown = self._shown
+                first = Update(tuple(self._events), shown) if shown is not None else None
+            if first is not None:  # (else the first update comes with the first snapshot)
+                callback(first)
             with self._subscribers_lock:
                 self._subscribers.append(callback)
 
@@ -413,10 +434,13 @@ class NetworkSession:
         self._request([{"type": "next"}, {"type": "ping"}], "pong", "next")
 
     def sync(self) -> None:
-        """Wait (bounded) until every message the host sent before now has been handled: its events delivered to
-        the subscribers (a ``ping`` and its ``pong``: the host answers in order, and by the time it reads this ping it
-        has sent the events of everything that happened before its last answer)."""
-        self._request([{"type": "ping"}], "pong", "ping")
+        """Wait (bounded) until every message the host sent before now has been handled: at a game, every event of
+        what happened before the host read this request delivered to the subscribers, with a snapshot that shows it
+        (a ``snapshot`` and a ``ping``: the host answers in order, its snapshot after the events it shows)."""
+        with self._state:
+            playing = self._info is not None
+        messages: list[dict[str, Any]] = [{"type": "snapshot"}] if playing else []
+        self._request([*messages, {"type": "ping"}], "pong", "ping")
 
     def close(self) -> None:
         """Say bye (bounded) and stop the connection's thread; harmless twice."""
@@ -628,7 +652,7 @@ class NetworkSession:
             hello["token"] = self.welcome["token"]
             with self._state:
                 if self._started:
-                    hello["seen"] = len(self._events)
+                    hello["seen"] = self._received_events
             try:
                 reader, writer = await asyncio.wait_for(
                     asyncio.open_connection(*self._address, limit=4 * p.MAX_LINE), 5.0
@@ -681,19 +705,21 @@ class NetworkSession:
                 raise ValueError("the table's information did not come through")
             with self._state:
                 if self._resuming:
-                    # The events from ``from`` on follow (a version 1 host sends them all): skip those delivered.
+                    # The events from ``from`` on follow (a version 1 host sends them all): skip those received.
                     first = data.get("from", 0)
-                    have = len(self._events)
+                    have = self._received_events
                     from_ok = isinstance(first, int) and not isinstance(first, bool) and 0 <= first <= have
                     self._skip = have - first if from_ok else have
                     self._resuming = False
                 else:
-                    self._events.clear()
+                    self._forget_events()
                 self._info = info
                 self._last_started = data
                 self.code = str(data.get("table")) if data.get("table") else self.code
                 self._awaiting_first = not self._started
         elif kind == "snapshot":
+            snap = self._decode_snapshot(data)
+            self._deliver(snap)
             with self._state:
                 if self._awaiting_first:
                     self._awaiting_first = False
@@ -713,14 +739,16 @@ class NetworkSession:
             with self._state:
                 self._table = None
                 self._last_started = None
-        if kind in ("table", "chat", "started", "left", "bye", "clock", "asking"):
+        if kind == "clock" and self._keep_told(data):
+            pass  # told after the update of the events it came after
+        elif kind in ("table", "chat", "started", "left", "bye", "clock", "asking"):
             self._tell(data)
         with self._state:
             call = self._call
         if call is None:
             return
         if kind == "snapshot":
-            call.snapshots.append(data)
+            call.snapshots.append(snap)
         if kind == "error":
             call.errors.append(data)
             if call.until != "pong":
@@ -733,27 +761,111 @@ class NetworkSession:
         event = codec.decode(data.get("event"))
         if not isinstance(event, Event):
             raise ValueError("an event did not come through")
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+            raise ValueError("an event came without its version")
+        with self._state:
+            if self._skip:
+                self._skip -= 1
+                return
+            self._kept.append((version, event))
+            self._received_events += 1
+            if self._ask_soon:
+                return
+            self._ask_soon = True
+        # Once the lines already read have been handled (a prompt right behind these events makes asking needless).
+        asyncio.get_running_loop().call_soon(self._maybe_ask)
+
+    def _keep_told(self, data: dict[str, Any]) -> bool:
+        """Keep a message to tell after the events kept now (True), or not when none are kept (False)."""
+        with self._state:
+            if not any(isinstance(item, tuple) for item in self._kept):
+                return False
+            self._kept.append(data)
+            return True
+
+    def _deliver(self, snap: Snapshot) -> None:
+        """A snapshot came: the events kept that it shows, with it, to the subscribers as one update (none when it
+        shows nothing new); then the messages heard among those events, in their place."""
         with self._delivering:
             with self._state:
-                if self._skip:
-                    self._skip -= 1
-                    return
-                self._events.append(event)
-            with self._subscribers_lock:
-                subscribers = list(self._subscribers)
-            for callback in subscribers:
-                try:
-                    callback(event)
-                except Exception:  # a subscriber's bug must not end the connection
-                    log.exception("an event callback failed")
+                events: list[Event] = []
+                before: list[dict[str, Any]] = []
+                after: list[dict[str, Any]] = []
+                kept = self._kept
+                while kept:
+                    item = kept[0]
+                    if isinstance(item, tuple):
+                        if item[0] > snap.version:
+                            break  # (a host that sent this snapshot too early: it waits for one that shows it)
+                        events.append(item[1])
+                        before.extend(after)  # a message between two events shown: told before the update
+                        after.clear()
+                    else:
+                        after.append(item)
+                    kept.popleft()
+                shown = self._shown
+                if not events and shown is not None and shown.version == snap.version:
+                    fresh = None  # nothing new: the subscribers have this moment already
+                else:
+                    self._events.extend(events)
+                    self._shown = snap
+                    fresh = Update(tuple(events), snap)
+            for data in before:
+                self._tell(data)
+            if fresh is not None:
+                with self._subscribers_lock:
+                    subscribers = list(self._subscribers)
+                for callback in subscribers:
+                    try:
+                        callback(fresh)
+                    except Exception:  # a subscriber's bug must not end the connection
+                        log.exception("an update callback failed")
+            for data in after:
+                self._tell(data)
+
+    def _forget_events(self) -> None:
+        """A new table, or none: nothing of the last one's events stays (under ``_state``)."""
+        self._events.clear()
+        self._kept.clear()
+        self._received_events = 0
+        self._shown = None
+
+    def _maybe_ask(self) -> None:
+        """On the connection's thread, once the lines read so far are handled: events are kept that no snapshot
+        showed, so ask the host for one (on a thread of its own: a request waits for its answer), unless a request
+        of the session's own is on its way already."""
+        with self._state:
+            self._ask_soon = False
+            wanted = any(isinstance(item, tuple) for item in self._kept)
+            if not wanted or self._asking or self._closed or self._lost is not None or self._info is None:
+                return
+            self._asking = True
+            mark = self._received_events
+        threading.Thread(target=self._ask, args=(mark,), name="parlour-net-ask", daemon=True).start()
+
+    def _ask(self, mark: int) -> None:
+        try:
+            self._request([{"type": "snapshot"}, {"type": "ping"}], "pong", "snapshot")
+        except ParlourError:
+            pass  # the connection is gone or the table left: nothing to deliver any more
+        finally:
+            with self._state:
+                self._asking = False
+                # Events that came after the answer was made: ask again (only for new ones, so a host that never
+                # shows them is not asked for ever).
+                again = self._received_events > mark and any(isinstance(item, tuple) for item in self._kept)
+            if again:
+                with contextlib.suppress(RuntimeError):
+                    self._loop.call_soon_threadsafe(self._maybe_ask)
 
     def _decode_snapshot(self, data: dict[str, Any]) -> Snapshot:
         try:
             snap = codec.decode(data.get("snapshot"))
         except ParlourError as err:
-            raise ParlourError(f"the host sent a snapshot that does not decode ({err})") from err
+            raise ValueError(f"the host sent a snapshot that does not decode ({err})") from err
         if not isinstance(snap, Snapshot):
-            raise ParlourError("the host sent a snapshot that does not decode")
+            raise ValueError("the host sent a snapshot that does not decode")
         return snap
 
 

@@ -3,9 +3,12 @@
 The host is authoritative. Every line is read into a typed message before anything touches a table; every refusal
 is answered with an ``error`` and changes nothing. Each table is a :class:`~engine.play.table_host.TableHost` (its
 bots on a thread of their own); a player's connection reaches it through its seat's
-:class:`~engine.play.local_sessions.LocalSession`, and the seat's events come back to the event loop with
-``call_soon_threadsafe``, so a connection only ever receives its own seat's view and redacted events (a spectator:
-the public ones).
+:class:`~engine.play.local_sessions.LocalSession`, and the seat's updates (its redacted events with the snapshot
+taken right after them) come back to the event loop through the connection's :class:`SeatFeed`, so a connection
+only ever receives its own seat's view and redacted events (a spectator: the public ones). An update's event lines
+go out first, then, if the seat must act and has not been asked at that version, its snapshot as the prompt; the
+answer to a ``snapshot`` request is the snapshot of the last update sent, once every update made before it has gone
+out. So every ``snapshot`` a connection is sent comes after every event line it shows.
 
 Faults: each connection has a bounded outgoing queue and a drain timeout (a client that stops reading is dropped,
 its table goes on); a silent peer is pinged and then dropped; a dropped player may come back with its token within
@@ -47,6 +50,7 @@ import random
 import secrets
 import socket
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,7 +67,7 @@ from engine.play.table_host import TableHost
 from engine.records.paths import move_aside, one_line
 from engine.records.saves import JOURNAL_SUFFIX, Journals, SaveProblem, load_saved, remove_save
 from engine.registry import check_level, difficulties, get_entry
-from engine.session import Snapshot
+from engine.session import Snapshot, Update
 from engine.table import MAX_SEED
 
 log = logging.getLogger("parlour.lan")
@@ -83,9 +87,10 @@ class Player:
     seat: int | None = None
     session: LocalSession | None = None
     stop_events: Callable[[], None] | None = None
+    feed: SeatFeed | None = None
+    """The seat's updates on their way to this player's connection (None: not at a game)."""
     prompted: int = -1
     """The version of the last snapshot sent because this seat had to act."""
-    prompt_pending: bool = False
     away_since: float | None = None
     timers: list[asyncio.TimerHandle] = field(default_factory=list)
     created: list[float] = field(default_factory=list)
@@ -98,6 +103,22 @@ class Player:
     def send_line(self, line: bytes) -> None:
         if self.conn is not None:
             self.conn.send_line(line)
+
+
+@dataclass(eq=False)
+class SeatFeed:
+    """One seat's updates on their way from the host's lock to a connection: added on whichever thread applied the
+    move, sent on the event loop in the order they came (:meth:`LanServer._pump`)."""
+
+    session: LocalSession
+    updates: deque[Update] = field(default_factory=deque)
+    """Made under the host's lock, not sent yet (``append`` and ``popleft`` are safe across threads)."""
+    first: Snapshot | None = None
+    """The snapshot that shows the history sent on joining, until it has gone out (the first pump sends it)."""
+    snapshot: Snapshot | None = None
+    """The snapshot of the last update sent: it shows every event line sent so far, and nothing more."""
+    seq: int = 0
+    """The number of the next event in the seat's stream (``seq``, version 2)."""
 
 
 @dataclass(eq=False)
@@ -1183,9 +1204,14 @@ class LanServer:
 
     def _on_snapshot(self, player: Player, message: p.Look) -> None:
         self._my_table(player)
-        if player.session is None:
+        feed = player.feed
+        if player.session is None or feed is None:
             raise p.ProtocolError(p.NOT_STARTED, "the game at your table has not started")
-        self._send_snapshot(player, player.session, True)
+        # Every update made so far goes out first: the answer is the last one's snapshot, which shows every event
+        # line sent and nothing more.
+        self._pump(player, feed)
+        if feed.snapshot is not None:
+            self._send_snapshot(player, feed.snapshot, True)
 
     def _on_hint(self, player: Player, message: p.Hint) -> None:
         table = self._my_table(player)
@@ -1232,64 +1258,76 @@ class LanServer:
         player.session = session
         player.prompted = -1
         loop = self._loop
-        host = table.host
-        history: list[tuple[Event, int]] = []
-        count = [-1]
-        """How many events the seat's stream has had; -1 while the history is being replayed into ``history``."""
+        feed = player.feed = SeatFeed(session)
 
-        def got(event: Event) -> None:  # on the bot thread (or this one), under the host's lock
-            version = host.table.state.version  # the action's (under the lock): a snapshot this new shows the event
-            if count[0] < 0:
-                history.append((event, version))
-                return
-            seq, count[0] = count[0], count[0] + 1
+        def got(update: Update) -> None:  # under the host's lock, on the thread that applied the move (or this one)
+            feed.updates.append(update)
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is listening any more
-                loop.call_soon_threadsafe(self._deliver, player, session, event, version, seq)
+                loop.call_soon_threadsafe(self._pump, player, feed)
 
-        # The history replayed and the snapshot taken under the host's lock: the snapshot shows exactly those
-        # events, and goes out right after them (the loop runs callbacks in the order they were scheduled).
-        def taken(snap: Snapshot) -> None:  # under the host's lock: queued before any later event
-            count[0] = len(history)
-            loop.call_soon(self._send_snapshot, player, session, True, snap)
-
-        player.stop_events = host.subscribe_with_snapshot(player.seat, got, taken)
-        # (On this loop's thread: whatever came after the history is scheduled, so it goes out after this.)
+        # The first update (the history with the snapshot that shows exactly it) is handed over before subscribe
+        # returns; the later ones come after it in the feed, so they go out after the history and its snapshot.
+        player.stop_events = session.subscribe(got)
+        first = feed.updates.popleft()
+        history = first.events
         skip = seen if seen is not None and seen <= len(history) else 0
         # Never the seed: with it, a client could deal every card still to come.
         info = dataclasses.replace(session.info, seed=None)
         started: dict[str, Any] = {"type": "started", "table": table.code, "info": codec.encode(info)}
         started["match"] = table.match
-        if player.conn is not None and player.conn.protocol >= 2:
+        numbered = player.conn is not None and player.conn.protocol >= 2
+        if numbered:
             started["from"] = skip
         player.send(started)
-        for seq, (event, version) in enumerate(history[skip:], start=skip):
-            self._deliver(player, session, event, version, seq)
+        version = first.snapshot.version
+        for seq, event in enumerate(history[skip:], start=skip):
+            player.send_line(self._event_line(table.code, event, version, seq if numbered else None))
+        if not table.over and any(isinstance(event, MatchOver) for event in history):
+            table.over = True  # (it ended while nobody was connected to be sent its end)
+            self._broadcast_table(table)
+        feed.seq = len(history)
+        feed.first = feed.snapshot = first.snapshot
         if table.turn is not None and table.turn_timer is not None:
             self._send_clock(table, [player])
+        # The snapshot goes out from the loop, as the later updates do (after what the caller sends next: its
+        # table's clock, at a start).
+        loop.call_soon(self._pump, player, feed)
 
     def _detach(self, player: Player) -> None:
         if player.stop_events is not None:
             player.stop_events()
             player.stop_events = None
+        player.feed = None
         if player.session is not None:
             player.session.close()
             player.session = None
 
-    def _deliver(self, player: Player, session: LocalSession, event: Event, version: int, seq: int) -> None:
-        if player.session is not session:
-            return
+    def _pump(self, player: Player, feed: SeatFeed) -> None:
+        """Send what ``feed`` holds, in order: the snapshot of joining, then each update (on the event loop)."""
+        if player.feed is not feed or player.session is not feed.session:
+            return  # the player left, or came back with another connection: its new feed sends
+        if feed.first is not None:
+            first, feed.first = feed.first, None
+            self._send_snapshot(player, first, True)
+        while feed.updates:
+            self._send_update(player, feed, feed.updates.popleft())
+
+    def _send_update(self, player: Player, feed: SeatFeed, update: Update) -> None:
+        """The update's event lines, then (if the seat must act and has not been asked at that version) its
+        snapshot: a prompt never goes out before the events it shows."""
         table = player.table
-        numbered = player.conn is not None and player.conn.protocol >= 2
-        player.send_line(self._event_line(table.code if table else None, event, version, seq if numbered else None))
-        if isinstance(event, MatchOver) and table is not None and not table.over:
-            table.over = True
-            self._broadcast_table(table)
-        # Whose turn is it now? Everybody at the table is asked (an action may show nothing to the seat it makes
-        # the next to act); a seat that must act gets its snapshot once per version.
-        for person in table.people() if table is not None else [player]:
-            if person.session is not None and not person.prompt_pending:
-                person.prompt_pending = True
-                asyncio.get_running_loop().call_soon(self._send_snapshot, person, person.session, False)
+        snap = update.snapshot
+        if update.events:
+            numbered = player.conn is not None and player.conn.protocol >= 2
+            code = table.code if table is not None else None
+            for event in update.events:
+                player.send_line(self._event_line(code, event, snap.version, feed.seq if numbered else None))
+                feed.seq += 1
+                if isinstance(event, MatchOver) and table is not None and not table.over:
+                    table.over = True
+                    self._broadcast_table(table)
+        feed.snapshot = snap
+        self._send_snapshot(player, snap, False)
 
     def _event_line(self, code: str | None, event: Event, version: int, seq: int | None = None) -> bytes:
         """The ``event`` message for ``event``: a public event reaches every seat as the same object, so its JSON is
@@ -1306,17 +1344,12 @@ class LanServer:
         head = json.dumps(fields, separators=(",", ":"))[:-1]
         return f'{head},"event":{cached[1]}}}\n'.encode()
 
-    def _send_snapshot(
-        self, player: Player, session: LocalSession, always: bool, taken: Snapshot | None = None
-    ) -> None:
-        """The seat's snapshot: when it must act (once per version), or ``always`` (on joining or coming back)."""
-        player.prompt_pending = False
+    def _send_snapshot(self, player: Player, snap: Snapshot, always: bool) -> None:
+        """The seat's snapshot ``snap`` (an update's): when it must act (once per version), or ``always`` (on
+        joining or coming back, or asked for)."""
         table = player.table
-        if player.session is not session or table is None or table.host is None:
+        if table is None or table.host is None:
             return
-        if not always and (player.seat is None or table.host.to_move != player.seat):
-            return  # not this seat's turn: no snapshot to make (the event that makes it so will come)
-        snap = taken if taken is not None else session.snapshot()
         if always or (snap.legal and snap.version != player.prompted):
             message: dict[str, Any] = {
                 "type": "snapshot",

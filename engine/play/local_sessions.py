@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine import codec
 from engine.errors import CodecError, ParlourError, error_for
-from engine.events import Event
 from engine.game import Action, GameEntry
 from engine.registry import get_entry
-from engine.session import Session, Snapshot, TableInfo
+from engine.session import Session, Snapshot, TableInfo, Update
 
 if TYPE_CHECKING:
     from engine.play.table_host import TableHost
@@ -53,8 +52,8 @@ class LocalSession:
             raise ParlourError("this session has left the table")
         self._host.submit(self._seat, action)
 
-    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
-        stop = self._host.subscribe(self._seat, callback)
+    def subscribe(self, callback: Callable[[Update], None]) -> Callable[[], None]:
+        stop = self._host.subscribe_updates(self._seat, callback)
         self._unsubscribers.append(stop)
         return stop
 
@@ -118,9 +117,12 @@ class CodecSession:
             reply = json.loads(json.dumps({"type": "error", "code": err.code, "message": str(err)}))
             raise error_for(reply["code"], reply["message"]) from None
 
-    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
-        def received(event: Event) -> None:
-            callback(self._through(event))
+    def subscribe(self, callback: Callable[[Update], None]) -> Callable[[], None]:
+        def received(update: Update) -> None:
+            sent = self._through(update)
+            if not isinstance(sent, Update):
+                raise CodecError("an update did not come through")
+            callback(sent)
 
         return self._inner.subscribe(received)
 

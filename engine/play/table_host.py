@@ -14,12 +14,17 @@ UI never chooses, thinks for or applies a bot's move.
   same thread, decider and per-decision RNG as the bots', from that seat's view only; the seat stays the person's.
 - :meth:`close` stops the bot thread without waiting for a decision in progress: the decision's RNG raises at its
   next draw (:class:`~engine.bots.CancellableRandom`) and the thread, a daemon, ends; so an app quits at once.
+- Each action applied (a person's or a bot's) is handed to every session as an :class:`~engine.session.Update`:
+  its events redacted for the session's seat with the seat's snapshot, both taken under the lock right after the
+  action, so a snapshot never shows a move whose events have not been handed on (:meth:`subscribe_updates`).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -31,8 +36,10 @@ from engine.match import RoundOver
 from engine.play.bot_process import Decision, ProcessDecider
 from engine.play.local_sessions import LocalSession
 from engine.registry import check_level, make_bot
-from engine.session import Snapshot, TableInfo
+from engine.session import Snapshot, TableInfo, Update
 from engine.table import Table
+
+log = logging.getLogger("parlour.host")
 
 
 class TableHost:
@@ -63,6 +70,11 @@ class TableHost:
         """The version at which a round ended with the table's last move before this host took it over (a match
         saved at the end of a round and resumed): the people who sit down then are waited for, as if they had been
         there when it ended, until the table moves."""
+        self._followers: list[_Follower] = []
+        """The sessions' update subscriptions (:meth:`subscribe_updates`), in the order they came."""
+        self._outbox: deque[tuple[_Follower, Update]] = deque()
+        """Updates made and not yet handed on (one callback may make the table move again: those wait their turn)."""
+        self._handing_on = False
         table.subscribe(None, self._watch, replay=False)
 
     @classmethod
@@ -165,16 +177,59 @@ class TableHost:
 
         return stop
 
-    def subscribe_with_snapshot(
-        self, seat: int | None, callback: Callable[[Event], None], then: Callable[[Snapshot], None]
-    ) -> Callable[[], None]:
-        """:meth:`subscribe`, then ``then(snapshot)`` with the seat's snapshot taken at the same moment, both under
-        the lock: the snapshot shows exactly the events replayed to ``callback``, and ``then`` runs before any later
-        event reaches ``callback`` (how a network connection starts with a consistent picture)."""
+    def subscribe_updates(self, seat: int | None, callback: Callable[[Update], None]) -> Callable[[], None]:
+        """Call ``callback`` with ``seat``'s updates (None: a spectator's): at once the history so far with the
+        snapshot that shows exactly it, then one for each action applied, its events as the seat may see them (none,
+        maybe) with the seat's snapshot taken right after it, both under the lock. Each update reaches every
+        subscriber before the next one is handed on, in the order of the actions. The callback runs under the lock,
+        as :meth:`subscribe`'s does, and must only hand the update on."""
         with self._lock:
-            stop = self.subscribe(seat, callback)
-            then(self.snapshot(seat))
-            return stop
+            checked = self.table.state.check_seat(seat, spectator=True)
+            follower = _Follower(checked, callback)
+            history = tuple(seen for event in self.table.state.history if (seen := event.for_seat(checked)) is not None)
+            self._followers.append(follower)
+            self._outbox.append((follower, Update(history, self.snapshot(checked))))
+            self._hand_on()
+
+        def stop() -> None:
+            with self._lock:
+                if follower in self._followers:
+                    self._followers.remove(follower)
+
+        return stop
+
+    def _applied(self, events: Sequence[Event]) -> None:
+        """Under the lock, right after the table applied an action: every subscriber's update for it (one snapshot
+        and one redaction per seat followed, however many sessions follow it), then handed on."""
+        if not self._followers:
+            return
+        made: dict[int | None, Update] = {}
+        for follower in self._followers:
+            seat = follower.seat
+            update = made.get(seat)
+            if update is None:
+                seen = tuple(s for event in events if (s := event.for_seat(seat)) is not None)
+                update = made[seat] = Update(seen, self.snapshot(seat))
+            self._outbox.append((follower, update))
+        self._hand_on()
+
+    def _hand_on(self) -> None:
+        """Hand the updates made on to their subscribers, in order (under the lock). A callback that makes the table
+        move again (a submit from inside it) only adds that action's updates to the queue this loop works off."""
+        if self._handing_on:
+            return
+        self._handing_on = True
+        try:
+            while self._outbox:
+                follower, update = self._outbox.popleft()
+                if follower not in self._followers:
+                    continue  # stopped meanwhile
+                try:
+                    follower.callback(update)
+                except Exception:
+                    log.exception("an update subscriber of seat %s failed", follower.seat)
+        finally:
+            self._handing_on = False
 
     def submit(self, seat: int | None, action: Action) -> None:
         """A person's move for ``seat``; a bot's seat cannot be played from a session."""
@@ -185,7 +240,8 @@ class TableHost:
             assert seat is not None
             if self.table.seats[seat].is_bot:
                 raise ParlourError("that seat is played by the computer")
-            self.table.submit(seat, action)
+            events = self.table.submit(seat, action)
+            self._applied(events)
             self._changed.notify_all()
 
     def hint(self, seat: int | None) -> Action | None:
@@ -353,11 +409,12 @@ class TableHost:
                 if once is not None:
                     self._once = None
                 try:
-                    table.submit(seat, action)
+                    events = table.submit(seat, action)
                 except ParlourError as err:
                     self.errors.append(err)
                     self._changed.notify_all()
                     return
+                self._applied(events)
                 self._changed.notify_all()
 
     def _decide(self, seat: int, view: Any, legal: Sequence[Action], version: int, once: str | None = None) -> Action:
@@ -392,6 +449,17 @@ class TableHost:
                     return False
                 self._changed.wait(left)
             return True
+
+
+class _Follower:
+    """One :meth:`TableHost.subscribe_updates` subscription (compared by identity: the same callback may follow
+    twice)."""
+
+    __slots__ = ("callback", "seat")
+
+    def __init__(self, seat: int | None, callback: Callable[[Update], None]) -> None:
+        self.seat = seat
+        self.callback = callback
 
 
 def _ends_a_round(table: Table) -> bool:

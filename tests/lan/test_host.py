@@ -133,7 +133,7 @@ def _play(pace: float, delays: random.Random | None, hosts: list[TableHost]) -> 
     hosts.append(host)
     session = host.connect(0)
     received: list[str] = []
-    session.subscribe(lambda e: received.append(codec.dumps(e)))
+    session.subscribe(lambda update: received.extend(codec.dumps(e) for e in update.events))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         assert host.wait_idle(30) and not host.errors

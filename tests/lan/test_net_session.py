@@ -16,7 +16,7 @@ from engine.errors import ParlourError
 from engine.events import Event
 from engine.lan.remote_session import NetworkSession
 from engine.match import RoundStarted
-from engine.session import Snapshot
+from engine.session import Snapshot, Update
 
 
 def net_threads() -> list[threading.Thread]:
@@ -38,8 +38,8 @@ def test_open_table_plays_and_close_leaves_no_thread(server: ServerThread) -> No
     got: list[Event] = []
     threads: set[str] = set()
 
-    def seen(event: Event) -> None:
-        got.append(event)
+    def seen(update: Update) -> None:
+        got.extend(update.events)
         threads.add(threading.current_thread().name)
 
     session.subscribe(seen)
@@ -193,7 +193,7 @@ def test_waiting_on_the_host_from_an_event_callback_is_refused(server: ServerThr
         outcome: list[str] = []
         done = threading.Event()
 
-        def inner(event: Event) -> None:
+        def inner(update: Update) -> None:
             if threading.current_thread().name != "parlour-net" or done.is_set():
                 return
             try:
@@ -288,7 +288,7 @@ def test_a_dropped_connection_comes_back_with_its_token(server: ServerThread) ->
     heard: list[dict[str, object]] = []
     session.watch(heard.append)
     got: list[Event] = []
-    session.subscribe(got.append)
+    session.subscribe(lambda update: got.extend(update.events))
     try:
         for _ in range(3):  # a few moves, then the line drops
             session.submit(my_turn(session).legal[0])

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from engine import codec
-from engine.events import Event
 from engine.play.local_sessions import CodecSession
 from engine.play.table_host import TableHost
 from engine.records.replays import keep_replay, load_replay
+from engine.session import Update
 from tui.apps.parlour import ParlourApp, PlayConfig
 from tui.screens.table import TableScreen
 
@@ -44,8 +44,9 @@ def test_a_finished_match_keeps_its_seed_in_its_replay_only(host: TableHost, tmp
     the replay of the match has it (so the match can be played again from it)."""
     heard: list[str] = []
 
-    def hear(event: Event) -> None:
-        heard.append(codec.dumps(event))
+    def hear(update: Update) -> None:
+        heard.extend(codec.dumps(event) for event in update.events)
+        heard.append(codec.dumps(update.snapshot))
 
     spectator = host.connect(None)
     spectator.subscribe(hear)

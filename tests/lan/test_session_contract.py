@@ -1,8 +1,8 @@
 """The Session contract: one suite, run against every way a seat can reach a table host.
 
-Written against the :class:`~engine.session.Session` protocol only (``snapshot``, ``submit``, ``subscribe``,
-``hint``, ``ready``, ``close``, ``info``, ``entry``). The host is used only to set a table up and, for timing, to
-wait until its bots are idle (``wait_idle``) and to ask whom they wait for (``waiting_for``).
+Written against the :class:`~engine.session.Session` protocol only (``snapshot``, ``submit``, ``subscribe`` and its
+updates, ``hint``, ``ready``, ``close``, ``info``, ``entry``). The host is used only to set a table up and, for
+timing, to wait until its bots are idle (``wait_idle``) and to ask whom they wait for (``waiting_for``).
 
 Factories: a :class:`LocalSession` from ``TableHost(table).connect(seat)``, a ``CodecSession`` around one, whose
 every message (views, events, actions, errors, the table's information) crosses as JSON text, and a
@@ -40,7 +40,7 @@ from engine.match import MatchOver, RoundOver
 from engine.play.local_sessions import CodecSession
 from engine.play.table_host import TableHost
 from engine.registry import GAMES, hint_level
-from engine.session import Session, Snapshot
+from engine.session import Session, Snapshot, Update
 from engine.table import Table
 
 # The conformance harness's witnesses say, from RULES.md, what a spectator may see.
@@ -190,14 +190,17 @@ class Seat:
 
     session: Session
     events: list[Event] = field(default_factory=list)
+    moments: list[tuple[int, Snapshot]] = field(default_factory=list)
+    """For each update: how many events had been delivered with it (and before it), and its snapshot."""
     acknowledged: int = 0
     """How many RoundOver events this seat has answered with ready()."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def subscribe(self) -> Callable[[], None]:
-        def got(event: Event) -> None:
+        def got(update: Update) -> None:
             with self.lock:
-                self.events.append(event)
+                self.events.extend(update.events)
+                self.moments.append((len(self.events), update.snapshot))
 
         return self.session.subscribe(got)
 
@@ -475,6 +478,53 @@ def test_a_spectator_sees_only_public_information(factory: Factory, key: str, ho
         leaked = conformance.card_tokens(codec.dumps(seen)) - witness.may_see(None)
         assert not leaked, f"a spectator was sent {sorted(leaked)} in {type(seen).__name__}"
     assert next(got, None) is None
+
+
+def seat_history(table: Table, seat: int | None, version: int) -> list[Event]:
+    """The events ``seat`` may see of the table's first ``version`` actions (and the deal before them)."""
+    return [seen for e in table.state.history[: table.bounds[version]] if (seen := e.for_seat(seat)) is not None]
+
+
+@pytest.mark.parametrize("factory", FACTORIES)
+@pytest.mark.parametrize("key", GAME_IDS)
+def test_each_update_shows_exactly_the_events_delivered(factory: Factory, key: str, hosts: list[TableHost]) -> None:
+    """A whole match, the bots moving at once: the first update carries the history so far with the snapshot that
+    shows exactly it; every later update's snapshot shows every event delivered so far and nothing still to come.
+    A seat at a host in this process (or through the codec) gets one update per action, even an action that shows
+    it nothing; a remote seat may get several actions' events in one."""
+    game = game_of(key)
+    table = make_table(game, {0}, seed=12)
+    host = open_table(hosts, table)
+    me = Seat(factory(host, 0))
+    watcher = Seat(factory(host, None))
+    me.subscribe()
+    watcher.subscribe()
+    rng = random.Random(12)
+    deadline = time.monotonic() + 3 * WAIT
+    while time.monotonic() < deadline:
+        settle(host)
+        me.answer_round_ends()
+        snap = me.session.snapshot()
+        if snap.over:
+            break
+        if snap.to_move == 0 and snap.legal:
+            me.session.submit(rng.choice(snap.legal))
+    assert table.state.is_over, "the match did not end in time"
+    settle(host)
+    for seat, number in ((me, 0), (watcher, None)):
+        with seat.lock:
+            moments, received = list(seat.moments), list(seat.events)
+        assert moments and moments[-1][1].over
+        versions = [snap.version for _, snap in moments]
+        assert versions == sorted(versions) and len(set(versions)) == len(versions), "an update went back in time"
+        if factory is not network:
+            assert versions == list(range(versions[0], table.state.version + 1)), "not one update per action"
+        for count, snap in moments:
+            assert snap.seat == number
+            assert received[:count] == seat_history(table, number, snap.version), (
+                f"the update of version {snap.version} does not show exactly the events delivered with it"
+            )
+        assert received == seat_history(table, number, table.state.version)
 
 
 @pytest.mark.parametrize("factory", FACTORIES)

@@ -27,6 +27,7 @@ from engine.games.chase.rules import Stayed, Traded
 from engine.lan.lan_host import HostSettings, LanHost
 from engine.lan.remote_session import NetworkSession
 from engine.match import RoundOver
+from engine.session import Update
 from tui.cli import guest_command
 
 SSH_PASSWORD = "pw"
@@ -60,11 +61,12 @@ class Creator(threading.Thread):
         with self._lock:
             return list(self._events)
 
-    def seen(self, event: Event) -> None:
+    def seen(self, update: Update) -> None:
         with self._lock:
-            self._events.append(event)
-            if isinstance(event, RoundOver) and not event.last:
-                self.rounds += 1
+            for event in update.events:
+                self._events.append(event)
+                if isinstance(event, RoundOver) and not event.last:
+                    self.rounds += 1
 
     def run(self) -> None:
         answered = 0

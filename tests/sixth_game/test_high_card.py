@@ -26,7 +26,7 @@ from engine.play.local_sessions import CodecSession
 from engine.play.table_host import TableHost
 from engine.records import paths
 from engine.records.replays import ReplayCursor
-from engine.session import Session
+from engine.session import Session, Update
 from engine.table import Table
 from sixth_game import LISTING
 from sixth_game.rules import Dealt, Shown
@@ -165,9 +165,9 @@ def play(session: Session) -> list[Event]:
     got: list[Event] = []
     changed = threading.Condition()
 
-    def hear(event: Event) -> None:
+    def hear(update: Update) -> None:
         with changed:
-            got.append(event)
+            got.extend(update.events)
             changed.notify_all()
 
     stop = session.subscribe(hear)

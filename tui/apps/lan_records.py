@@ -115,14 +115,14 @@ class LanRecords:
         following = _Following(code, header)
         with self._lock:
             self._following = following
-        following.stop = self.conn.subscribe(lambda event: self._got(following, event))
+        following.stop = self.conn.subscribe(lambda update: self._got(following, update.events))
 
-    def _got(self, following: _Following, event: Event) -> None:
+    def _got(self, following: _Following, events: tuple[Event, ...]) -> None:
         with self._lock:
             if following.over:
                 return
-            following.events.append(event)
-            if not isinstance(event, MatchOver):
+            following.events.extend(events)
+            if not any(isinstance(event, MatchOver) for event in events):
                 return
             following.over = True
             record = SeenRecord(following.header, list(following.events), datetime.datetime.now(datetime.UTC))

@@ -3,10 +3,13 @@
 A table talks only to a session, so a LAN session can take the place of a local one. The host runs the computer
 players; the screen only shows what happens and sends its own player's moves.
 
-Events come in through ``session.subscribe`` (from any thread) and are queued; the queue is worked off on the UI
-thread. The match layer's markers drive the shared parts: at :class:`~engine.match.RoundOver` the queue stops and
-the game's end-of-round dialog opens; when the player closes it the screen tells the session it is ``ready`` (the
-host's bots wait for that) and goes on; after the last round come the results.
+Updates come in through ``session.subscribe`` (from any thread): each one's events are queued, each with the
+update's snapshot, and the queue is worked off on the UI thread, with the pacing of a game's chains. The table is
+drawn only from the snapshot of an update whose events have all been taken in (the screen never pulls a snapshot
+of its own): what the table shows, its log has told. The match layer's markers drive the shared parts: at
+:class:`~engine.match.RoundOver` the queue stops and the game's end-of-round dialog opens; when the player closes
+it the screen tells the session it is ``ready`` (the host's bots wait for that) and goes on; after the last round
+come the results.
 
 A LAN table may have a turn clock: the host's ``clock`` messages (``hear_clock``, from the session's ``watch`` on
 the connection's thread, so they are queued in order with the events) say when a seat's clock starts and when it
@@ -45,8 +48,8 @@ from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Action
 from engine.match import MatchOver, RoundOver, RoundStarted
-from engine.session import Session, Snapshot
-from tui.messages import EngineEvent, MainMenu, PlayAgain
+from engine.session import Session, Snapshot, Update
+from tui.messages import MainMenu, PlayAgain
 from tui.screens.quick import StyledOnce, preset_breakpoints
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.event_log import EventLog
@@ -108,6 +111,15 @@ class ClockHeard(Message):
     """A clock message was queued for the screen (posted from whatever thread heard it)."""
 
 
+class UpdateHeard(Message):
+    """An update of the session was queued for the screen (posted from whatever thread the session called back on)."""
+
+
+Arrival = tuple[Event | None, Snapshot]
+"""One item of the screen's queue for an update: each of its events with its snapshot, then ``(None, snapshot)``
+once they are all in (the table may then be drawn from it)."""
+
+
 def turn_keys(*bindings: Binding) -> list[BindingType]:
     """The bindings of a table's moves, each followed by a hidden twin on the same key.
 
@@ -152,7 +164,7 @@ class TableScreen(StyledOnce, Screen[None]):
         self.names: tuple[str, ...] = tuple(info.names)
         self.me: int | None = info.seat
         self.round = 0
-        self._inbox: deque[Event | ClockNote] = deque()
+        self._inbox: deque[Arrival | ClockNote] = deque()
         self._inbox_lock = threading.Lock()
         self._clocks_heard: deque[ClockNote] = deque(maxlen=8)
         """The last clock notes queued (the same message may come twice: from the session and from the app)."""
@@ -172,6 +184,11 @@ class TableScreen(StyledOnce, Screen[None]):
         self._results_shown = False
         self.snapshot: Snapshot | None = None
         """The snapshot the table was last drawn from."""
+        self.arriving: Snapshot | None = None
+        """The snapshot of the update whose events are being taken in: it shows them all (and the table may move on
+        further before they are all in; it is drawn once they are)."""
+        self._ready: Snapshot | None = None
+        """The snapshot of the last update whose events have all been taken in: what the next drawing shows."""
         self._unsubscribe: Callable[[], None] | None = None
         self._hint_busy = False
         self._stepping = False
@@ -297,7 +314,7 @@ class TableScreen(StyledOnce, Screen[None]):
             self._stop_watching = watch(self.hear_clock)
         self._unsubscribe = self.session.subscribe(self._from_session)
         with self._inbox_lock:
-            history = [item for item in self._inbox if not isinstance(item, ClockNote)]
+            history = [item[0] for item in self._inbox if isinstance(item, tuple) and item[0] is not None]
         self._catching_up = len(history)
         self._stale_rounds = max(0, sum(isinstance(event, RoundOver) for event in history) - 1)
         self._drain()  # before the first frame: it shows the table as it is
@@ -306,8 +323,8 @@ class TableScreen(StyledOnce, Screen[None]):
         self.call_after_refresh(self._redraw_laid_out)
 
     def _redraw_laid_out(self) -> None:
-        # Through the queue, not a bare redraw: the bots start at this same moment (ParlourApp._open_table), and a
-        # fresh snapshot could show their moves before the events that tell them reach the log.
+        # Through the queue: the bots start at this same moment (ParlourApp._open_table), and their updates may be
+        # queued by now.
         if self.idle() and self.snapshot is not None and self.is_attached:
             self._drain()
 
@@ -320,11 +337,14 @@ class TableScreen(StyledOnce, Screen[None]):
             self._stop_watching = None
 
     # -- events in -----------------------------------------------------------------------------------------------
-    def _from_session(self, event: Event) -> None:
-        """Session callback: may run on any thread, so it only queues the event and posts a message."""
+    def _from_session(self, update: Update) -> None:
+        """Session callback: may run on any thread, so it only queues the update's events (each with its snapshot)
+        and posts a message."""
+        snapshot = update.snapshot
         with self._inbox_lock:
-            self._inbox.append(event)
-        self.post_message(EngineEvent(event))
+            self._inbox.extend((event, snapshot) for event in update.events)
+            self._inbox.append((None, snapshot))
+        self.post_message(UpdateHeard())
 
     def hear_clock(self, data: dict[str, Any]) -> None:
         """Take in a host message if it is a ``clock`` one (from any thread): queued with the events, in the order
@@ -349,14 +369,14 @@ class TableScreen(StyledOnce, Screen[None]):
         if pending:
             self._drain()
 
-    def on_engine_event(self, message: EngineEvent) -> None:
+    def on_update_heard(self, message: UpdateHeard) -> None:
         message.stop()
         with self._inbox_lock:
             pending = bool(self._inbox)
-        if pending:  # else an earlier message's drain took this event too, and the table was drawn after it
+        if pending:  # else an earlier message's drain took this update too, and the table was drawn after it
             self._drain()
 
-    def _next_event(self) -> Event | ClockNote | None:
+    def _next_event(self) -> Arrival | ClockNote | None:
         with self._inbox_lock:
             return self._inbox.popleft() if self._inbox else None
 
@@ -366,9 +386,13 @@ class TableScreen(StyledOnce, Screen[None]):
         while True:
             if self._stepping or self._round_over is not None or self._results_shown or not self.is_attached:
                 return
-            while (event := self._next_event()) is not None:
-                if isinstance(event, ClockNote):
-                    self._take_clock(event)
+            while (item := self._next_event()) is not None:
+                if isinstance(item, ClockNote):
+                    self._take_clock(item)
+                    continue
+                event, self.arriving = item
+                if event is None:
+                    self._ready = self.arriving  # every event it shows has been taken in: it may be drawn
                     continue
                 if isinstance(event, RoundStarted):
                     self.round = event.round
@@ -384,8 +408,8 @@ class TableScreen(StyledOnce, Screen[None]):
                 elif isinstance(event, RoundOver):
                     self._round_over = event
                     # Draw the table as the round left it before the dialog opens: no seat still "thinking", no move
-                    # offered. (The snapshot is the last one drawn: the engine has already dealt the next round, so a
-                    # fresh one would show it; the game's round_dialog puts the round's last cards on the table.)
+                    # offered. (The snapshot is the last one drawn: the engine has already dealt the next round, so
+                    # this update's would show it; the game's round_dialog puts the round's last cards on the table.)
                     if self.snapshot is not None:
                         self.render_snapshot(self.snapshot)
                     self.refresh_bindings()
@@ -405,9 +429,8 @@ class TableScreen(StyledOnce, Screen[None]):
                 self._show_results()
                 return
             self.redraw()
-            # A fresh snapshot may hold a move made while the events were worked off (a bot's, on the host's thread):
-            # its events are queued by then (the session sends them under the same lock as the snapshot), so they
-            # are drawn now, and the table never shows a move its log does not tell yet.
+            # An update may have come while the table was drawn (a bot's move, on the host's thread): its events are
+            # taken in and it is drawn now.
             with self._inbox_lock:
                 if not self._inbox:
                     return
@@ -483,8 +506,11 @@ class TableScreen(StyledOnce, Screen[None]):
         self._drain()
 
     def redraw(self) -> None:
-        """Draw the table from a fresh snapshot (a refusal stays in the status line until the table moves)."""
-        self.snapshot = self.session.snapshot()
+        """Draw the table from the snapshot of the last update taken in whole (a refusal stays in the status line
+        until the table moves)."""
+        if self._ready is None:
+            return  # no update yet: nothing to draw from
+        self.snapshot = self._ready
         self.render_snapshot(self.snapshot)
         if self._refusal is not None:
             text, version = self._refusal
@@ -496,6 +522,19 @@ class TableScreen(StyledOnce, Screen[None]):
             self._show_problem()
         self.refresh_bindings()
         self._clock_drawn()
+
+    @property
+    def table_snapshot(self) -> Snapshot:
+        """The snapshot the table is drawn from; before the first drawing, the one of the update being taken in."""
+        snap = self.snapshot if self.snapshot is not None else self.arriving
+        assert snap is not None, "the screen has had no update yet"
+        return snap
+
+    @property
+    def table_over(self) -> bool:
+        """The match is over in the newest snapshot this screen has had (that of the update being taken in)."""
+        snap = self.arriving if self.arriving is not None else self.snapshot
+        return snap is not None and snap.over
 
     @property
     def thinking(self) -> int | None:

@@ -184,7 +184,7 @@ class Big2TableScreen(TableScreen):
     # -- drawing -------------------------------------------------------------------------------------------------
     @property
     def view(self) -> Big2View:
-        snap = self.snapshot if self.snapshot is not None else self.session.snapshot()
+        snap = self.table_snapshot
         view = snap.view
         assert isinstance(view, Big2View)
         return view

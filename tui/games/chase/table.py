@@ -113,7 +113,7 @@ class ChaseTableScreen(TableScreen):
 
     @property
     def view(self) -> ChaseView:
-        snap = self.snapshot if self.snapshot is not None else self.session.snapshot()
+        snap = self.table_snapshot
         view = snap.view
         assert isinstance(view, ChaseView)
         return view
@@ -121,7 +121,7 @@ class ChaseTableScreen(TableScreen):
     # -- events in -----------------------------------------------------------------------------------------------
     def handle(self, event: Event) -> None:
         # The pot the winner takes is in the view (the match's last event comes after the last payment).
-        pot = self.session.snapshot().view.pot if isinstance(event, MatchOver) else None
+        pot = self.arriving.view.pot if isinstance(event, MatchOver) and self.arriving is not None else None
         line = describe(event, self.names, self.me, self.options, pot=pot)
         if line is not None:
             self.query_one(EventLog).add(line, emphasis=isinstance(event, RoundStarted | MatchOver))

@@ -217,7 +217,7 @@ class RankTableScreen(TableScreen):
     # -- drawing -------------------------------------------------------------------------------------------------
     @property
     def view(self) -> RankView:
-        snap = self.snapshot if self.snapshot is not None else self.session.snapshot()
+        snap = self.table_snapshot
         view = snap.view
         assert isinstance(view, RankView)
         return view
@@ -398,7 +398,7 @@ class RankTableScreen(TableScreen):
         """Why no move of yours can be made now, or None when it is your move."""
         if self.me is None:
             return "You are watching this table"
-        if self.session.snapshot().over:
+        if self.table_over:
             return "The match is over"
         if not self.idle():
             return "Wait a moment: the end of the deal is showing"

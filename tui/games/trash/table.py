@@ -329,7 +329,7 @@ class TrashTableScreen(TableScreen):
     # -- drawing -------------------------------------------------------------------------------------------------
     @property
     def view(self) -> TrashView:
-        snap = self.snapshot if self.snapshot is not None else self.session.snapshot()
+        snap = self.table_snapshot
         view = snap.view
         assert isinstance(view, TrashView)
         return view
@@ -543,7 +543,7 @@ class TrashTableScreen(TableScreen):
         if not self.idle():
             return "Wait a moment: the last moves are still being shown"
         view = self.view
-        if view.phase is TrashPhase.OVER or self.session.snapshot().over:
+        if view.phase is TrashPhase.OVER or self.table_over:
             return "The game is over"
         if not self.my_turn:
             seat = view.to_move
