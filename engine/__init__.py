@@ -82,6 +82,9 @@ _WHERE: dict[str, str] = {
     "CodecError": "engine.errors",
 }
 """Each public name and the module of the core it comes from, imported the first time the name is used."""
+_LIVE = frozenset({"ENTRIES"})
+"""Names read from their module each time, never kept here: the registry makes a new ``ENTRIES`` when a game is
+registered (:func:`engine.registry.register`)."""
 
 __all__ = [
     "ENTRIES",
@@ -118,7 +121,8 @@ def _load(name: str) -> object:
     if where is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value: object = getattr(importlib.import_module(where), name)
-    globals()[name] = value
+    if name not in _LIVE:
+        globals()[name] = value
     return value
 
 

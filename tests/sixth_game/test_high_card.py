@@ -16,6 +16,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select
 
+import engine
 from engine import registry
 from engine.cards import Card
 from engine.events import Event
@@ -63,7 +64,9 @@ def high_card() -> Iterator[None]:
 
 def test_it_is_no_game_until_registered_and_none_after() -> None:
     def known() -> bool:
-        return "highcard" in registry.game_keys()
+        in_registry = "highcard" in registry.game_keys()
+        assert in_registry == ("highcard" in [entry.key for entry in engine.ENTRIES])  # the library's names agree
+        return in_registry
 
     assert not known() and games.ui_listing("highcard") is None
     registry.register(LISTING)
