@@ -308,6 +308,8 @@ async def test_cancel_and_escape_change_nothing() -> None:
         for leave in ("escape", "#settings-cancel"):
             await pilot.click("#settings")
             assert await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+            # (the dialog is on screen before its Select's own parts are mounted: a value set sooner finds no label)
+            assert await wait_for(pilot, lambda: bool(app.screen.query("#set-theme #label")))
             app.screen.query_one("#set-name", Input).value = "Zed"
             app.screen.query_one("#set-theme", Select).value = "dracula"
             await pilot.pause()
