@@ -15,6 +15,7 @@ from tui_helpers import my_turn, table_of, table_screen, wait_for
 from engine.games.rank.rules import DRAW
 from tui.apps.parlour import ParlourApp, PlayConfig
 from tui.dialogs.confirm import ConfirmScreen
+from tui.dialogs.keys import GAME, SHARED, TEXTUAL, KeysScreen
 from tui.dialogs.results import MatchSummary, ResultsScreen
 from tui.dialogs.round_over import RESULTS, RoundOverScreen, next_bindings
 from tui.games.chase.reveal import RevealScreen
@@ -116,9 +117,37 @@ async def test_question_mark_shows_every_key_and_hides_them_again() -> None:
         assert await wait_for(pilot, lambda: my_turn(pilot))
         table = table_of(pilot)
         await pilot.press("question_mark")
-        assert await wait_for(pilot, lambda: bool(table.query("HelpPanel")))
+        assert await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
         await pilot.press("question_mark")
-        assert await wait_for(pilot, lambda: not table.query("HelpPanel"))
+        assert await wait_for(pilot, lambda: app.screen is table)
+        await pilot.press("question_mark")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: app.screen is table)
+
+
+@pytest.mark.parametrize("game", ["big2", "chase", "trash", "rank"])
+async def test_the_keys_dialog_lists_the_games_keys_first_and_leaves_the_table_whole(game: str) -> None:
+    app = ParlourApp(start=PlayConfig(game=game, players=3, seed=3, name="Ann"), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.region.width == 80)
+        table = app.screen
+        before = {widget.id: widget.region for widget in table.query("*") if widget.id}
+        await pilot.press("question_mark")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
+        dialog = app.screen
+        assert isinstance(dialog, KeysScreen)
+        sections = [row.section for row in dialog.rows]
+        assert sections == sorted(sections) and sections[0] == GAME  # the game's own keys come first
+        shared = [row.what for row in dialog.rows if row.section == SHARED]
+        assert any("Quit" in what for what in shared) and any("rules" in what for what in shared)
+        assert not any(row.keys == "tab" for row in dialog.rows if row.section != TEXTUAL)
+        # The table behind is laid out exactly as it was: nothing docked beside it squeezes it.
+        assert {widget.id: widget.region for widget in table.query("*") if widget.id} == before
+        texts = [str(widget.render()) for widget in dialog.query(".keys-section")]
+        assert texts[0] == "This game"
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: app.screen is table)
 
 
 async def test_the_log_scrolls_from_the_keyboard() -> None:

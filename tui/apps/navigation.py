@@ -57,11 +57,13 @@ class Navigation:
     ]
 
     def action_keys(self: Any) -> None:
-        """Show the keys panel (every key of the focused widget and the screen), or hide it."""
-        if self.screen.query("HelpPanel"):
-            self.action_hide_help_panel()
+        """Show every key of the screen (its own first) in a dialog over it, or close that dialog."""
+        from tui.dialogs.keys import KeysScreen  # (read at the first ?, not at start-up)
+
+        if isinstance(self.screen, KeysScreen):
+            self.screen.dismiss(None)
         else:
-            self.action_show_help_panel()
+            self.push_screen(KeysScreen(self.screen))
 
     def action_leave(self: Any, where: Where) -> None:
         """Quit, or go back to the menu; while a match is in progress, ask first."""

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from tui.dialogs.results import MatchSummary, ResultChoice
 
 SESSION_BINDINGS: list[BindingType] = [
-    Binding("r", "toggle_rules", "Rules"),
+    Binding("r", "toggle_rules", "Rules", tooltip="Show or hide the rules of this game"),
     Binding("f1", "toggle_rules", "Rules", show=False),
     Binding("m", "to_menu", "Menu", tooltip="Back to the main menu (asks first while the match is on)"),
     Binding("m", "to_lobby", "Lobby", tooltip="Back to the lobby (asks first while the match is on)"),

@@ -64,8 +64,8 @@ class Big2TableScreen(TableScreen):
             Binding("x", "pass_turn", "Pass"),
             Binding("h", "hint", "Hint", tooltip="Select what the hard computer player would play"),
         ),
-        Binding("left", "cursor(-1)", "←", show=False),
-        Binding("right", "cursor(1)", "→", show=False),
+        Binding("left", "cursor(-1)", "Card to the left", show=False),
+        Binding("right", "cursor(1)", "Card to the right", show=False),
         Binding("space", "toggle_card", "Select", show=False),  # the status line says it; ? lists it
         Binding("escape", "clear_selection", "Clear"),
         Binding("o", "sort", "Sort", show=False),  # the hand's title says it: "by rank (o)"
