@@ -27,7 +27,7 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from sys import getrefcount
 from typing import Any
@@ -36,6 +36,7 @@ from engine.bots import Bot, DecisionRandom, decision_rng
 from engine.errors import IllegalActionError, OptionError, ParlourError, echo
 from engine.events import Event
 from engine.game import Action, Game, GameEntry, GameState, Scenario
+from engine.names import name_key
 from engine.registry import get_entry, hint_level, make_bot
 
 Subscriber = Callable[[Event], None]
@@ -121,10 +122,15 @@ class Table:
         if len(levels) > players:
             raise OptionError(f"{len(levels)} bots for {players} players")
         seats = []
+        taken = {name_key(name) for name in names[:players]}
         for seat in range(players):
             level = levels[seat]
             bot = make_bot(entry.game, level) if level else None
-            name = names[seat] if seat < len(names) else default_name(seat, level)
+            if seat < len(names):
+                name = names[seat]
+            else:
+                name = default_name(seat, level, taken)
+                taken.add(name_key(name))
             seats.append(SeatInfo(name=name, level=level.strip().lower() if level else None, bot=bot))
         table = cls(entry, options, seats, seed, scenario)
         table.variants = tuple(dict.fromkeys(v.strip().lower() for v in variants if isinstance(v, str)))
@@ -368,7 +374,14 @@ def _match_options(entry: GameEntry, preset: str | None, variants: Sequence[str]
 BOT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Juno")
 
 
-def default_name(seat: int, level: str | None) -> str:
+def default_name(seat: int, level: str | None, taken: Collection[str] = ()) -> str:
+    """The name of a seat nobody named: a bot's from :data:`BOT_NAMES` (seat 1 is Ben), a person's "You" or
+    "Player N". ``taken``: the :func:`~engine.names.name_key` of the names already at the table, which a bot's name
+    never repeats (a player called Ben plays against Ana, Cleo… not against another Ben)."""
     if level is None:
         return "You" if seat == 0 else f"Player {seat + 1}"
-    return BOT_NAMES[seat % len(BOT_NAMES)]
+    preferred = BOT_NAMES[seat % len(BOT_NAMES)]
+    if name_key(preferred) not in taken:
+        return preferred
+    free = [name for name in BOT_NAMES if name_key(name) not in taken]
+    return free[0] if free else f"Bot {seat + 1}"

@@ -292,3 +292,17 @@ def test_garbage_is_refused_with_a_short_message(game: str, garbage: object) -> 
     assert isinstance(caught.value, InvalidActionError | IllegalActionError)
     assert len(str(caught.value)) <= 300
     assert (state.version, len(state.history), got) == (version, length, [])
+
+
+@pytest.mark.parametrize("mine", ["Ben", "ben", "BEN", "Cleo"])
+def test_no_bot_is_named_as_the_player(mine: str) -> None:
+    table = Table.create("screw", players=4, seed=1, bots=[None, "easy", "easy", "easy"], names=[mine])
+    names = [seat.name for seat in table.seats]
+    assert names[0] == mine
+    keys = [name.casefold() for name in names]
+    assert len(set(keys)) == 4, names  # two Bens would make the log ambiguous
+
+
+def test_bots_keep_their_usual_names_when_nobody_takes_them() -> None:
+    table = Table.create("screw", players=3, seed=1, bots=[None, "easy", "easy"], names=["Ann"])
+    assert [seat.name for seat in table.seats] == ["Ann", "Ben", "Cleo"]
