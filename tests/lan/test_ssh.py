@@ -23,7 +23,7 @@ from engine.errors import ParlourError
 from engine.lan.ssh import NEEDS_PASSWORD, FailedLogins, SshGateway, SshSettings, _GuestServer, default_host_key_path
 from engine.names import name_problem
 
-WAIT = 5.0
+WAIT = 30.0
 """The longest any single wait may take (seconds)."""
 
 PASSWORD = "open sesame"

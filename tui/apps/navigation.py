@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 
 from tui.dialogs.confirm import ConfirmScreen
 from tui.messages import MainMenu
-from tui.screens.table import TableScreen
+from tui.screens.table import SESSION_BINDINGS, TableScreen
 
 Where = Literal["quit", "menu"]
 
@@ -58,10 +58,12 @@ class Navigation:
 
     def action_keys(self: Any) -> None:
         """Show every key of the screen (its own first) in a dialog over it, or close that dialog."""
-        from tui.dialogs.keys import KeysScreen  # (read at the first ?, not at start-up)
+        from tui.dialogs.keys import TABLE_TITLES, KeysScreen, shared_keys  # (read at the first ?, not at start-up)
 
         if isinstance(self.screen, KeysScreen):
             self.screen.dismiss(None)
+        elif isinstance(self.screen, TableScreen):
+            self.push_screen(KeysScreen(self.screen, shared_keys(SESSION_BINDINGS), TABLE_TITLES))
         else:
             self.push_screen(KeysScreen(self.screen))
 

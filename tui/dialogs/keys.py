@@ -8,7 +8,7 @@ lies over the middle of the screen and leaves the table whole behind it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -50,20 +50,23 @@ def _declared_by_textual(node: DOMNode, binding: Binding) -> bool:
     return True
 
 
-def _section(node: DOMNode, binding: Binding) -> int:
-    from tui.screens.table import SESSION_BINDINGS
+def shared_keys(bindings: Iterable[BindingType]) -> frozenset[tuple[str, str]]:
+    """The (key, action) pairs of ``bindings``: what :class:`KeysScreen` lists under the shared keys."""
+    return frozenset((b.key, b.action) for b in bindings if isinstance(b, Binding))
 
+
+def _section(node: DOMNode, binding: Binding, shared: Collection[tuple[str, str]]) -> int:
     if _declared_by_textual(node, binding):
         return TEXTUAL
-    shared = {(b.key, b.action) for b in SESSION_BINDINGS if isinstance(b, Binding)}
     if isinstance(node, App) or (binding.key, binding.action) in shared:
         return SHARED  # (the app's keys, and those every table puts after its own)
     return GAME
 
 
-def key_rows(screen: Screen[Any]) -> list[KeyRow]:
+def key_rows(screen: Screen[Any], shared: Collection[tuple[str, str]] = frozenset()) -> list[KeyRow]:
     """The keys active on ``screen`` (its own, its focused widget's and the app's), one row per action, in order:
-    the game's, then the shared ones, then Textual's."""
+    the game's, then the shared ones (the app's, and ``shared``: the (key, action) pairs the screen shares with
+    others of its kind), then Textual's."""
     app = screen.app
     keys: dict[tuple[int, str], list[str]] = {}
     words: dict[tuple[int, str], str] = {}
@@ -74,7 +77,7 @@ def key_rows(screen: Screen[Any]) -> list[KeyRow]:
         if binding.action == "command_palette":
             section, what = SHARED, PALETTE
         else:
-            section = _section(node, binding)
+            section = _section(node, binding, shared)
             what = tooltip if tooltip and len(tooltip) > len(binding.description) else binding.description
             what = what or binding.action
         row = (section, binding.action.removeprefix("app."))  # (``q`` and ``ctrl+q`` ask the same question)
@@ -92,12 +95,10 @@ def key_rows(screen: Screen[Any]) -> list[KeyRow]:
     return [KeyRow(" ".join(keys[row]), words[row], enabled[row], row[0]) for row in ordered]
 
 
-def section_titles(screen: Screen[Any]) -> tuple[str, str, str]:
-    from tui.screens.table import TableScreen
-
-    if isinstance(screen, TableScreen):
-        return ("This game", "Every table", "Scrolling, focus and copying")
-    return ("This screen", "Every screen", "Scrolling, focus and copying")
+TABLE_TITLES = ("This game", "Every table", "Scrolling, focus and copying")
+"""The sections' titles over a table."""
+SCREEN_TITLES = ("This screen", "Every screen", "Scrolling, focus and copying")
+"""The sections' titles over any other screen."""
 
 
 class KeysScreen(ModalScreen[None]):
@@ -111,10 +112,17 @@ class KeysScreen(ModalScreen[None]):
         Binding("enter", "close", "Close", show=False),
     ]
 
-    def __init__(self, under: Screen[Any]) -> None:
+    def __init__(
+        self,
+        under: Screen[Any],
+        shared: Collection[tuple[str, str]] = frozenset(),
+        titles: tuple[str, str, str] = SCREEN_TITLES,
+    ) -> None:
+        """``shared``: the (key, action) pairs ``under`` shares with other screens of its kind (see
+        :func:`shared_keys`); ``titles``: the three sections' titles."""
         super().__init__()
-        self.rows = key_rows(under)
-        self.titles = section_titles(under)
+        self.rows = key_rows(under, shared)
+        self.titles = titles
 
     def _lines(self) -> Iterator[Widget]:
         section = -1
