@@ -265,3 +265,48 @@ def test_simulate_reports_each_match_to_its_progress_callback() -> None:
 def test_no_bar_asked_for_means_no_callback() -> None:
     with progress_bar("Playing", 3, show=False) as progress:
         assert progress is None
+
+
+# -- the command's own usage, help and pager -----------------------------------------------------------------------
+def test_replay_help_describes_the_viewer_and_check(capsys: pytest.CaptureFixture[str]) -> None:
+    text = " ".join(help_text("replay", capsys=capsys).split())
+    assert "Watch a kept game again in the app, a move at a time" in text
+    assert "Right (or l) the next move" in text and "Esc or q to leave" in text
+    assert "With --check, play it again through the engine" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "usage"),
+    [
+        (["rules", "nosuch"], "usage: parlour rules "),
+        (["simulate", "screw", "--players", "99", "--games", "1"], "usage: parlour simulate "),
+        (["play", "nosuch"], "usage: parlour play "),
+    ],
+)
+def test_an_error_found_after_parsing_shows_the_commands_usage(args: list[str], usage: str) -> None:
+    run = piped(args)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.startswith(usage), run.stderr
+    assert run.stderr.splitlines()[-1].startswith("parlour: error: ")
+
+
+def rules_lines(key: str) -> list[str]:
+    entry = next(e for e in ENTRIES if e.key == key)
+    return entry.game.rules_summary(entry.game.options(entry.preset)).rstrip().splitlines()
+
+
+def test_rules_taller_than_the_terminal_open_at_their_top_in_a_pager() -> None:
+    first, last = rules_lines("rank")[0].lstrip("# "), rules_lines("rank")[-1].lstrip("- ")
+    run = run_on_terminal(
+        ["rules", "rank"], steps=[(first, b"q")], size=(80, 24), env=clean_env(PAGER="", LESS=""), timeout=60
+    )
+    assert run.status == 0 and run.typed == 1
+    text = plain(run.terminal)
+    assert first in text
+    assert last not in " ".join(text.split()), "the pager shows the top and waits: the end is not written"
+
+
+def test_rules_that_fit_the_terminal_are_written_without_a_pager() -> None:
+    run = run_on_terminal(["rules", "screw"], size=(100, 200), env=clean_env(PAGER="", LESS=""), timeout=60)
+    assert run.status == 0 and run.typed == 0
+    assert rules_lines("screw")[-1].lstrip("- ") in " ".join(plain(run.terminal).split())

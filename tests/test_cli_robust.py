@@ -313,7 +313,7 @@ def test_every_rules_text_and_help_on_an_ascii_pipe() -> None:
 
 
 def test_rules_on_an_ascii_terminal_are_formatted_with_letters() -> None:
-    run = run_on_terminal(["rules", "screw"], env=ASCII)
+    run = run_on_terminal(["rules", "screw"], env=ASCII, size=(80, 60))  # (tall enough for the rules: no pager)
     assert run.status == 0
     screen = plain(run.terminal)
     assert "Ties are broken by suit, S > H > C > D" in screen

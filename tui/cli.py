@@ -68,6 +68,8 @@ class _Parser(argparse.ArgumentParser):
             _RawFormatter if formatter_class is argparse.RawDescriptionHelpFormatter else _Formatter
         )
         super().__init__(*args, **kwargs)
+        self.commands: dict[str, argparse.ArgumentParser] = {}
+        """Each command's own parser, by its name (for its usage under an error found after parsing)."""
 
     def format_help(self) -> str:
         if callable(self.epilog):
@@ -195,7 +197,7 @@ def commands_epilog() -> str:
     return "\n".join(lines)
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> _Parser:
     """The command line's parser. With ``command`` (the command a command line names), only that command's options
     are added: the others are listed with their one-line help, which is all a command line naming another one needs
     (their options took a few milliseconds of every start)."""
@@ -347,11 +349,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     replay = sub.add_parser(
         "replay",
-        help="check a kept game against the engine (--check)",
+        help="watch a kept game again, a move at a time, or check it (--check)",
         description=_paragraph(
-            "Check a kept game: with --check, play it again through the engine and compare every event "
-            "(exit 0 when identical, 1 with the first difference). FILE is a path, or a name that `parlour "
-            "replays` lists."
+            "Watch a kept game again in the app, a move at a time: Right (or l) the next move, Left (or h) the one "
+            "before, Page Down and Page Up ten at a time, Home the start, End the end, Esc or q to leave. With "
+            "--check, play it again through the engine instead and compare every event (exit 0 when identical, 1 "
+            "with the first difference). FILE is a path, or a name that `parlour replays` lists."
         ),
     )
     if wanted("replay"):
@@ -369,6 +372,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     if wanted("stats"):
         stats.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.commands.update(sub.choices)
     return parser
 
 
@@ -446,7 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 code = _play(args)
         except ParlourError as err:
-            parser.print_usage(sys.stderr)
+            parser.commands.get(args.command or "", parser).print_usage(sys.stderr)  # (the command's own usage)
             print(f"parlour: error: {err}", file=sys.stderr)
             return 2
         sys.stdout.flush()  # a closed pipe shows here, not at exit
@@ -538,12 +542,46 @@ def print_markdown(text: str, stream: TextIO | None = None) -> None:
 
     console = Console(file=out)
     console.width = min(console.width, RULES_WIDTH)
-    if _encodes("•", console.encoding):
+    with console.capture() as formatted:
         console.print(Markdown(text))
-        return
-    with console.capture() as formatted:  # (Rich's bullets are its own: the output has no character for them)
-        console.print(Markdown(text))
-    out.write(_writable(formatted.get(), out))
+    shown = formatted.get()
+    if not _encodes("•", console.encoding):  # (Rich's bullets are its own: the output has no character for them)
+        shown = _writable(shown, out)
+    if shown.count("\n") < console.height or not is_terminal(sys.stdin) or not page(shown, out):
+        out.write(shown)
+
+
+PAGER = ("less", "-R", "-F", "-X", "-K")
+"""The pager for a text taller than the terminal when ``PAGER`` names none: ``less`` keeping the colours (-R),
+leaving at once when the text fits after all (-F), the text left on the screen after it (-X), Ctrl-C leaving (-K)."""
+
+
+def page(text: str, out: TextIO) -> bool:
+    """Show ``text`` in the user's pager (``PAGER``, else :data:`PAGER`), its top first; whether it was shown (not
+    when there is no such pager)."""
+    import shlex
+    import subprocess
+
+    try:
+        command = shlex.split(os.environ.get("PAGER", "")) or list(PAGER)
+    except ValueError:  # (quotes left open: no pager anybody could mean)
+        command = list(PAGER)
+    out.flush()
+    try:
+        pager = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=out, encoding=out.encoding, errors="replace")
+    except OSError:
+        return False
+    assert pager.stdin is not None  # (asked for above)
+    with contextlib.suppress(BrokenPipeError):  # (the reader left the pager before the end: nothing more to show)
+        pager.stdin.write(text)
+    with contextlib.suppress(BrokenPipeError):
+        pager.stdin.close()
+    while True:
+        try:
+            pager.wait()
+            return True
+        except KeyboardInterrupt:  # (the pager has the terminal: Ctrl-C is its to act on, as in git's pager)
+            continue
 
 
 STAND_INS = {"…": "...", "–": "-", "—": "-", "×": "x", "•": "*", "★": "*"}
