@@ -17,12 +17,13 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from engine.cards import Rank
 from engine.events import Event
 from engine.games.chase.rules import ChaseAction, ChaseView, Eliminated, HandVoid, Paid, Revealed
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.games.chase.seats import SeatRing
-from tui.games.chase.words import describe, who
+from tui.games.chase.words import describe, face, who
 from tui.screens.table import SESSION_BINDINGS, TableScreen, turn_keys
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import BigSize, CardFace
@@ -232,6 +233,9 @@ class ChaseTableScreen(TableScreen):
         dealer's other deck move."""
         if self.hides(action):
             return False
+        if action == "explain" and parameters and parameters[0] in ("swap", "cut"):
+            # The dealer's move is hidden from the others, yet its key, pressed by one of them, is answered.
+            return parameters[0] == self.deck_action and self.me is not None and self.snapshot is not None
         if action in PLAY_ACTIONS:
             if action in ("swap", "cut") and (action != self.deck_action or not self._dealing()):
                 return False
@@ -255,9 +259,27 @@ class ChaseTableScreen(TableScreen):
     def _play(self, name: str) -> None:
         legal = {str(a): a for a in self.legal}
         if name not in legal:
-            self.refuse(self.why_not_now() or f"You cannot {name} now")
+            self.refuse(self.why_not_now() or self._why_not(name))
             return
         self.submit(legal[name])
+
+    def _why_not(self, name: str) -> str:
+        """Why the move ``name`` is not yours to make on your turn, in the game's words and your card faces."""
+        view = self.view
+        mine = view.my_card
+        deck_move = "swap with the deck" if self.deck_action == "swap" else "cut the pack"
+        if name in ("swap", "cut") and not self._dealing():
+            return f"Only the dealer may {deck_move}: {self.names[view.dealer]} deals this hand"
+        if mine is not None and mine.rank is Rank.KING:
+            return f"You hold {face(mine)}: whoever holds a King must stay"
+        if name == "trade" and self._dealing():
+            return f"The dealer does not trade: you may stay or {deck_move} (d)"
+        if name == "trade":
+            left = view.left_of(view.seat) if view.seat is not None else None
+            theirs = dict(view.known).get(left) if left is not None else None
+            if left is not None and theirs is not None and theirs.rank is Rank.KING:
+                return f"{self.names[left]} to your left shows {face(theirs)}: nobody trades into a King"
+        return f"You cannot {name} now"
 
     def action_stay(self) -> None:
         self._play(ChaseAction.STAY.value)
