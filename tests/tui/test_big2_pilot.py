@@ -15,6 +15,7 @@ from tui.games.big2.table import Big2TableScreen
 from tui.games.big2.words import loss_steps
 from tui.widgets.event_log import EventLog
 from tui.widgets.hand import CARD_WIDTH, HandStrip
+from tui.words.faces import set_faces
 
 BIG2 = PlayConfig(game="big2", players=4, seed=3)
 
@@ -266,3 +267,22 @@ async def test_menu_offers_big_two_for_two_to_four() -> None:
         assert len(table.session.info.names) == 3
         assert table.session.info.options.lead == "3C"
         assert len(hand_of(table).cards) in (17, 18)
+
+
+async def test_a_refusal_writes_its_cards_in_plain_letters_when_they_are_chosen() -> None:
+    app = ParlourApp(start=BIG2, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: my_turn(pilot))
+        table = big2_of(pilot)
+        hand = hand_of(table)
+        first, second = next((a, b) for a in hand.cards for b in hand.cards if a.rank != b.rank)
+        set_faces(plain=True)
+        try:
+            await select_with_keys(pilot, (first, second))
+            await pilot.press("enter")
+            assert await wait_for(pilot, lambda: table.refusal is not None)
+            shown = f"{first} {second}" if hand.cards.index(first) < hand.cards.index(second) else f"{second} {first}"
+            assert table.refusal is not None and f"{shown} is not a combination" in table.refusal
+            assert not set("♠♥♦♣") & set(table.refusal + table.status_text), table.refusal
+        finally:
+            set_faces()

@@ -56,6 +56,7 @@ from tui.widgets.event_log import EventLog
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.title_bar import TitleBar
 from tui.words.clock import clock_notice, ran_out_line
+from tui.words.faces import in_faces
 
 if TYPE_CHECKING:
     from tui.dialogs.results import MatchSummary, ResultChoice
@@ -633,7 +634,9 @@ class TableScreen(StyledOnce, Screen[None]):
     # -- saying no ----------------------------------------------------------------------------------------------
     def refuse(self, text: str) -> None:
         """Say once, in the status line beside your hand, why a move cannot be made; nothing is sent. The words
-        stay until the table moves on or a few seconds pass (no toast over the cards)."""
+        stay until the table moves on or a few seconds pass (no toast over the cards). Cards in ``text`` are
+        written in the faces chosen (an engine's message writes suit symbols)."""
+        text = in_faces(text)
         version = self.snapshot.version if self.snapshot is not None else None
         self._refusal = (text, version)
         self._show_refusal(text)

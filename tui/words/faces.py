@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card, Suit
 
-__all__ = ["Faces", "card_style", "card_text", "current", "set_faces", "suit_class", "suit_symbol"]
+__all__ = ["Faces", "card_style", "card_text", "current", "in_faces", "set_faces", "suit_class", "suit_symbol"]
 
 RED = "$text-error"
 """The theme's error text colour: a red tuned to read on the theme's background, dark or light."""
@@ -61,6 +61,22 @@ def card_text(card: Card) -> str:
     if card.suit is None:
         return "Joker"
     return f"{card.rank.text}{suit_symbol(card.suit)}"
+
+
+LETTERS = str.maketrans({suit.symbol: suit.value for suit in Suit} | {"★": "*"})
+"""Each suit symbol's letter, for text written with the symbols (the engine's messages)."""
+
+
+def in_faces(text: str) -> str:
+    """``text`` (an engine's message, which writes its cards with suit symbols: "4♠ 5♦ is not a combination") in
+    the faces chosen: with plain letters, each symbol becomes its suit's letter ("4S 5D").
+
+    >>> set_faces(plain=True); in_faces("you do not hold 10♥ 4♠"); set_faces()
+    'you do not hold 10H 4S'
+    >>> in_faces("you do not hold 10♥")
+    'you do not hold 10♥'
+    """
+    return text.translate(LETTERS) if _current.plain else text
 
 
 def card_style(card: Card) -> str:

@@ -326,7 +326,7 @@ class Big2TableScreen(TableScreen):
 
     def _explain(self, text: str) -> None:
         self.refuse(text)
-        self._message = Content.styled(text, "bold $text-error")
+        self._message = Content.styled(self.refusal or text, "bold $text-error")  # (in the faces chosen)
         self._message_for = self.query_one(HandStrip).selection
         self._show_status()
 

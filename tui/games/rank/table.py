@@ -390,7 +390,7 @@ class RankTableScreen(TableScreen):
     def refuse(self, text: str) -> None:
         """Say why a key does nothing now, once, in the status line; nothing is sent."""
         super().refuse(text)
-        self._message = Content.styled(text, "bold $text-error")
+        self._message = Content.styled(self.refusal or text, "bold $text-error")  # (in the faces chosen)
         self._message_version = self.snapshot.version if self.snapshot is not None else None
         self.query_one("#rk-status", Static).update(self._message)
 
