@@ -113,6 +113,13 @@ class Session(Protocol):
         """This seat has seen the end of the round: the host may go on (its bots wait for every person)."""
         ...
 
+    def last_round_end(self) -> int | None:
+        """The table's version right after the action that ended its latest round that was not the match's last
+        (None: no such round has ended). A screen that opens on a table at that very version shows that round's
+        end, which its person has not seen; at a later version the round's end was seen and the next round is
+        on, so the screen opens on the table as it is."""
+        ...
+
     def close(self) -> None:
         """Leave the table: no more events; a seat's bots no longer wait for it."""
         ...

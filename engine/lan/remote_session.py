@@ -36,6 +36,7 @@ from engine.errors import InvalidActionError, ParlourError, echo, error_for
 from engine.events import Event
 from engine.game import Action, GameEntry
 from engine.lan import protocol as p
+from engine.match import RoundOver
 from engine.registry import get_entry
 from engine.session import Snapshot, TableInfo, Update
 
@@ -85,6 +86,8 @@ class NetworkSession:
         self._kept: deque[tuple[int, Event] | dict[str, Any]] = deque()
         """What came and waits for a snapshot that shows it: events (with their version) and the ``clock`` messages
         heard among them."""
+        self._round_end: int | None = None
+        """The version of the latest ``RoundOver`` (not the match's last) heard: :meth:`last_round_end`."""
         self._received_events = 0
         """How many events of the match this session has received, delivered or kept (a resume's ``seen``)."""
         self._shown: Snapshot | None = None
@@ -433,6 +436,12 @@ class NetworkSession:
     def ready(self) -> None:
         self._request([{"type": "next"}, {"type": "ping"}], "pong", "next")
 
+    def last_round_end(self) -> int | None:
+        """From the versions the host's events carry: that of the latest round's end heard (a resume's history
+        skipped as already had included: it was heard the first time)."""
+        with self._state:
+            return self._round_end
+
     def sync(self) -> None:
         """Wait (bounded) until every message the host sent before now has been handled: at a game, every event of
         what happened before the host read this request delivered to the subscribers, with a snapshot that shows it
@@ -770,6 +779,8 @@ class NetworkSession:
                 return
             self._kept.append((version, event))
             self._received_events += 1
+            if isinstance(event, RoundOver) and not event.last:
+                self._round_end = version
             if self._ask_soon:
                 return
             self._ask_soon = True

@@ -63,6 +63,9 @@ class LocalSession:
     def ready(self) -> None:
         self._host.ready(self._seat)
 
+    def last_round_end(self) -> int | None:
+        return self._host.last_round_end()
+
     def close(self) -> None:
         if self._closed:
             return
@@ -132,6 +135,9 @@ class CodecSession:
 
     def ready(self) -> None:
         self._inner.ready()
+
+    def last_round_end(self) -> int | None:
+        return self._inner.last_round_end()
 
     def close(self) -> None:
         self._inner.close()

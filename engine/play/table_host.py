@@ -317,6 +317,12 @@ class TableHost:
                 self._waiting = set(self._people)
             self._changed.notify_all()
 
+    def last_round_end(self) -> int | None:
+        """The table's version right after the action that ended its latest round that was not the match's last
+        (None: none has); see :meth:`engine.session.Session.last_round_end`."""
+        with self._lock:
+            return last_round_end(self.table)
+
     @property
     def waiting_for(self) -> frozenset[int]:
         """The people the bots are waiting for at the end of a round."""
@@ -460,6 +466,16 @@ class _Follower:
     def __init__(self, seat: int | None, callback: Callable[[Update], None]) -> None:
         self.seat = seat
         self.callback = callback
+
+
+def last_round_end(table: Table) -> int | None:
+    """The version right after ``table``'s latest action whose events hold a :class:`RoundOver` that is not the
+    match's last (None: no action's do)."""
+    history, bounds = table.state.history, table.bounds
+    for version in range(len(table.actions), 0, -1):
+        if any(isinstance(e, RoundOver) and not e.last for e in history[bounds[version - 1] : bounds[version]]):
+            return version
+    return None
 
 
 def _ends_a_round(table: Table) -> bool:

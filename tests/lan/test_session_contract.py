@@ -1,8 +1,9 @@
 """The Session contract: one suite, run against every way a seat can reach a table host.
 
 Written against the :class:`~engine.session.Session` protocol only (``snapshot``, ``submit``, ``subscribe`` and its
-updates, ``hint``, ``ready``, ``close``, ``info``, ``entry``). The host is used only to set a table up and, for
-timing, to wait until its bots are idle (``wait_idle``) and to ask whom they wait for (``waiting_for``).
+updates, ``hint``, ``ready``, ``last_round_end``, ``close``, ``info``, ``entry``). The host is used only to set a
+table up and, for timing, to wait until its bots are idle (``wait_idle``) and to ask whom they wait for
+(``waiting_for``).
 
 Factories: a :class:`LocalSession` from ``TableHost(table).connect(seat)``, a ``CodecSession`` around one, whose
 every message (views, events, actions, errors, the table's information) crosses as JSON text, and a
@@ -38,7 +39,7 @@ from engine.game import Game, Scenario
 from engine.lan.remote_session import NetworkSession
 from engine.match import MatchOver, RoundOver
 from engine.play.local_sessions import CodecSession
-from engine.play.table_host import TableHost
+from engine.play.table_host import TableHost, last_round_end
 from engine.registry import GAMES, hint_level
 from engine.session import Session, Snapshot, Update
 from engine.table import Table
@@ -587,6 +588,35 @@ def test_bots_wait_at_the_end_of_a_round_for_every_person(factory: Factory, key:
                 mover.session.submit(rng.choice(mine.legal))
     assert table.state.is_over, "the match did not end in time"
     assert waited_with_a_bot_to_move, "no round ended with a bot to move (pick another seed)"
+
+
+@pytest.mark.parametrize("factory", FACTORIES)
+@pytest.mark.parametrize("key", GAME_IDS)
+def test_the_last_round_end_is_the_version_it_came_at(factory: Factory, key: str, hosts: list[TableHost]) -> None:
+    """``last_round_end``: None before a round has ended, then the version right after the action that ended the
+    latest round (what a screen opening then compares with its first snapshot), as the table itself says."""
+    game = game_of(key)
+    table = make_table(game, {0}, seed=12, rounds=3)
+    host = open_table(hosts, table)
+    seat = Seat(factory(host, 0))
+    seat.subscribe()
+    rng = random.Random(5)
+    ends: set[int] = set()
+    deadline = time.monotonic() + 3 * WAIT
+    while time.monotonic() < deadline:
+        settle(host)
+        snap = seat.session.snapshot()
+        expected = last_round_end(table)
+        assert seat.session.last_round_end() == expected
+        if expected is not None:
+            ends.add(expected)
+        if snap.over:
+            break
+        seat.answer_round_ends()
+        if snap.legal:
+            seat.session.submit(rng.choice(snap.legal))
+    assert table.state.is_over, "the match did not end in time"
+    assert len(ends) >= 2, "two rounds ended before the match's last"
 
 
 @pytest.mark.parametrize("factory", FACTORIES)

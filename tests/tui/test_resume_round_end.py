@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.screen import ModalScreen
 from tui_helpers import table_screen, wait_for
 
 from engine.match import RoundOver
@@ -15,6 +16,7 @@ from engine.table import Table
 from tui.apps.parlour import ParlourApp
 from tui.dialogs.confirm import ConfirmScreen
 from tui.dialogs.round_over import RoundOverScreen
+from tui.screens.table import TableScreen
 
 
 def table_at_a_round_end(seed: int, rounds: int = 1) -> Table:
@@ -92,3 +94,28 @@ async def test_the_app_resumes_at_the_latest_round_end_only() -> None:
         assert host.table.state.version == table.state.version, "the bots wait for the dialog to be closed"
         await pilot.press("enter")
         assert await wait_for(pilot, lambda: host.table.state.version > table.state.version or screen.legal != ())
+
+
+async def test_the_app_resumed_mid_round_opens_on_the_table_not_an_earlier_round_dialog() -> None:
+    """A match saved after the next round's first move (the round's end was seen and closed) opens on the table
+    as it is: no dialog of the round before."""
+    table = table_at_a_round_end(seed=5, rounds=2)
+    seen = [e for e in table.state.history if isinstance(e, RoundOver)][-1].round
+    if table.bot_to_move:  # one move into the next round
+        table.step_bot()
+    else:
+        table.submit(0, "stay")
+    save_match(autosave_path(), table)
+    app = ParlourApp(pace=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        assert await wait_for(
+            pilot, lambda: app.host is not None and isinstance(app.screen, (TableScreen, ModalScreen))
+        )
+        host = app.host
+        assert host is not None and host.wait_idle()
+        await pilot.pause()
+        screen = table_screen(pilot)
+        # (the bots play on from the resumed move, and may end the next round: its dialog is the right one)
+        assert screen.round_over is None or screen.round_over.round > seen, "the dialog of a round seen before"

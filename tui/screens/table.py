@@ -315,9 +315,14 @@ class TableScreen(StyledOnce, Screen[None]):
             self._stop_watching = watch(self.hear_clock)
         self._unsubscribe = self.session.subscribe(self._from_session)
         with self._inbox_lock:
-            history = [item[0] for item in self._inbox if isinstance(item, tuple) and item[0] is not None]
+            items = [item for item in self._inbox if isinstance(item, tuple)]
+        history = [event for event, _ in items if event is not None]
+        first = next((snapshot for event, snapshot in items if event is None), None)
         self._catching_up = len(history)
-        self._stale_rounds = max(0, sum(isinstance(event, RoundOver) for event in history) - 1)
+        # The ends of rounds in the history were seen before, but the latest one when the table stands just after
+        # it: a resumed or joined match opens on the table as it is, never on an earlier round's dialog.
+        unseen = first is not None and self.session.last_round_end() == first.version
+        self._stale_rounds = max(0, sum(isinstance(event, RoundOver) for event in history) - unseen)
         self._drain()  # before the first frame: it shows the table as it is
         # Drawn once more after that frame, when every widget knows its size (a seat fits its row of card backs to
         # its width, unknown until the screen is laid out).
