@@ -30,12 +30,18 @@ class PlayConfig:
 class StartGame(Message):
     """Open a table for ``config`` (by default ``PlayConfig()``) in place of the current screen."""
 
-    def __init__(self, config: PlayConfig | None = None) -> None:
+    def __init__(self, config: PlayConfig | None = None, *, chosen: bool = False) -> None:
+        """``chosen``: the player chose ``config`` at the menu, which opens on it next time."""
         super().__init__()
         self.config = config if config is not None else PlayConfig()
+        self.chosen = chosen
 
     def __rich_repr__(self) -> rich.repr.Result:
         yield "config", self.config
+
+
+class ResumeMatch(Message):
+    """Go on with the match left unfinished (the one the menu offers to resume)."""
 
 
 class PlayAgain(Message):

@@ -30,10 +30,12 @@ from tui.apps.navigation import Navigation, navigation_commands
 from tui.apps.notices import KeepsNotices
 from tui.dialogs.confirm import ConfirmScreen
 from tui.games import screen_class
-from tui.messages import MainMenu, PlayAgain, PlayConfig, StartGame
+from tui.messages import MainMenu, PlayAgain, PlayConfig, ResumeMatch, StartGame
 from tui.screens.table import TableScreen
+from tui.settings.file import GameDefaults, store
 from tui.settings.in_app import KeepsSettings, is_settings_screen
 from tui.terminal.screen_styles import StylePaths, app_css_path, first_css_path
+from tui.words import and_list
 
 if TYPE_CHECKING:
     from engine.records.finish import Keeper
@@ -132,6 +134,19 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         in the status line when it has nobody to tell."""
         self._keeper_lock = threading.Lock()
         self._app_thread: int | None = None
+        self.unfinished: SavedTable | None = None
+        """The match left unfinished that the menu offers to resume (left for the menu, or not taken up at the
+        start), until another game starts or it is resumed."""
+
+    @property
+    def unfinished_text(self) -> str | None:
+        """What the menu says of the match it offers to resume: the game, the opponents, the moves in."""
+        table = self.unfinished
+        if table is None:
+            return None
+        moves = len(table.actions)
+        names = and_list([seat.name for seat in table.seats[1:]])
+        return f"{table.entry.title} against {names}, {moves} move{'s' * (moves != 1)} in"
 
     def _with_game_defaults(self, config: PlayConfig) -> PlayConfig:
         """``config`` with the fields the command line left open taken from your settings for its game."""
@@ -176,6 +191,7 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
 
         A configuration the table cannot be set up for is reported, and the main menu shown instead.
         """
+        self.unfinished = None  # (its save is replaced with this game's first move)
         seed = config.seed if config.seed is not None else new_seed()
         players = config.players
         try:
@@ -294,24 +310,26 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
             return
         table = found
         title = table.entry.title
-        names = ", ".join(seat.name for seat in table.seats[1:])
+        names = and_list([seat.name for seat in table.seats[1:]])
         question = f"Go on with your match of {title}?"
         moves = len(table.actions)
         detail = (
             f"Against {names}, {moves} move{'s' * (moves != 1)} in. "
-            "Answer No and it is dropped when another game starts."
+            "Answer No and the menu offers it (Resume) until another game starts."
         )
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self.resume(table)
             else:
+                self.unfinished = table  # (the menu offers it again)
                 then()
 
         self.push_screen(ConfirmScreen(question, detail, yes="Go on", no="No"), callback=answered)
 
     def resume(self, table: SavedTable) -> TableScreen:
         """Open the saved ``table`` exactly where it stopped (same cards, seat to move, bots and seed)."""
+        self.unfinished = None
         decider = ProcessDecider() if bots_in_a_process() else None
         host = TableHost(table, pace=self.pace, decider=decider, autostart=False)  # started by _open_table
         levels = [seat.level for seat in table.seats if seat.level is not None]
@@ -337,13 +355,36 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         self.start_game(replace(base, seed=None))
 
     def main_menu(self) -> None:
+        if self.host is not None and not self.host.table.state.is_over:
+            self.unfinished = self.host.table  # (saved: the menu offers to go on with it)
         self._close_table()
         base = self.config or self.start_config or PlayConfig()
         self._show_screen(menu_screen(base.game, base.players, base.difficulty, base.name))
 
     def on_start_game(self, message: StartGame) -> None:
         message.stop()
+        if message.chosen:
+            self._remember(message.config)
         self.start_game(message.config)
+
+    def on_resume_match(self, message: ResumeMatch) -> None:
+        message.stop()
+        if self.unfinished is not None:
+            self.resume(self.unfinished)
+
+    def _remember(self, config: PlayConfig) -> None:
+        """Keep the game, players and opponents chosen at the menu: it opens on them next time, in this run or the
+        next. A settings file that cannot be written is said once."""
+        settings = replace(
+            self.settings.with_game(config.game, GameDefaults(config.difficulty, config.players)),
+            last_game=config.game,
+        )
+        if settings == self.settings:
+            return
+        self.settings = settings
+        problem = store(settings, self.settings_path)
+        if problem is not None:
+            self.notify(problem, severity="warning", timeout=10, markup=False)
 
     def on_play_again(self, message: PlayAgain) -> None:
         message.stop()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
@@ -22,9 +22,10 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from engine.errors import ParlourError
 from engine.game import GameEntry
 from engine.registry import difficulties, get_entry
+from tui.dialogs.confirm import ConfirmScreen
 from tui.dialogs.settings import open_settings
 from tui.games import summary_of, table_entries
-from tui.messages import PlayConfig, StartGame
+from tui.messages import PlayConfig, ResumeMatch, StartGame
 from tui.screens.quick import StyledOnce
 from tui.settings.file import Settings
 from tui.settings.in_app import app_settings
@@ -90,6 +91,7 @@ class MenuScreen(StyledOnce, Screen[None]):
         Binding("f1", "rules", "Rules", show=False),
         Binding("s", "settings", "Settings", tooltip="Your name, theme, card faces, pace and game defaults"),
         Binding("t", "app.show_stats", "Statistics", tooltip="Your games, wins, streaks and figures per game"),
+        Binding("g", "resume", "Resume", tooltip="Go on with your unfinished match"),
     ]
 
     def __init__(
@@ -114,6 +116,8 @@ class MenuScreen(StyledOnce, Screen[None]):
 
     def compose(self) -> ComposeResult:
         game, players, difficulty, name = self.initial
+        if game is None:
+            game = self.settings.last_game  # (the game last started here, in this run or an earlier one)
         keys = [entry.key for entry in table_entries()]
         if game not in keys:
             game = keys[0]
@@ -132,6 +136,11 @@ class MenuScreen(StyledOnce, Screen[None]):
         yield TitleBar()
         with Vertical(id="menu-box"):
             yield Static("Parlour — card games at the terminal table", id="menu-title")
+            with Horizontal(id="resume-row"):
+                yield Static("", id="resume-text")
+                yield Button(
+                    "Resume", id="resume", variant="success", compact=True, tooltip="Go on with your unfinished match"
+                )
             with Grid(id="menu-form"):
                 yield Label("Game")
                 yield Select(
@@ -160,12 +169,38 @@ class MenuScreen(StyledOnce, Screen[None]):
                 yield Button("Start", id="start", variant="primary")
                 yield Button("Rules", id="rules")
                 yield Button("Settings", id="settings")
+                yield Button("Statistics", id="stats")
                 yield Button("Quit", id="quit", variant="error")
         yield KeyFooter()
 
     async def on_mount(self) -> None:
         self.sub_title = "Main menu"
         await self._show_variants()
+        self._show_unfinished()
+        if self.unfinished is not None:
+            self.query_one("#resume", Button).focus()
+
+    @on(events.ScreenResume)
+    def _back_on_top(self) -> None:
+        self._show_unfinished()  # (the offer at the start, answered No, leaves its match to resume here)
+
+    @property
+    def unfinished(self) -> str | None:
+        """What the app says of the match left unfinished (game, opponents, moves in), if there is one."""
+        text = getattr(self.app, "unfinished_text", None)
+        return text if isinstance(text, str) else None
+
+    def _show_unfinished(self) -> None:
+        text = self.unfinished
+        self.query_one("#resume-row").display = text is not None
+        self.query_one("#menu-title").display = text is None  # (its line, on a screen of 24 rows)
+        self.query_one("#resume-text", Static).update(Content(text or ""))
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resume":
+            return self.unfinished is not None
+        return True
 
     @property
     def entry(self) -> GameEntry:
@@ -270,7 +305,22 @@ class MenuScreen(StyledOnce, Screen[None]):
         except ParlourError as err:
             self.notify(str(err), severity="error", markup=False)
             return
-        self.post_message(StartGame(config))
+        unfinished = self.unfinished
+        if unfinished is None:
+            self.post_message(StartGame(config, chosen=True))
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.post_message(StartGame(config, chosen=True))
+
+        question = f"Start a new match of {get_entry(config.game).title}?"
+        detail = f"Your unfinished match ({unfinished}) is dropped: Resume goes on with it instead."
+        self.app.push_screen(ConfirmScreen(question, detail, yes="Start", no="Back"), callback=answered)
+
+    def action_resume(self) -> None:
+        if self.unfinished is not None:
+            self.post_message(ResumeMatch())
 
     def action_rules(self) -> None:
         entry = self.entry
@@ -301,6 +351,14 @@ class MenuScreen(StyledOnce, Screen[None]):
     @on(Button.Pressed, "#start")
     def _start_pressed(self) -> None:
         self.action_start()
+
+    @on(Button.Pressed, "#resume")
+    def _resume_pressed(self) -> None:
+        self.action_resume()
+
+    @on(Button.Pressed, "#stats")
+    async def _stats_pressed(self) -> None:
+        await self.run_action("app.show_stats")
 
     @on(Button.Pressed, "#rules")
     def _rules_pressed(self) -> None:

@@ -134,7 +134,9 @@ class Settings:
     chain_pace: float = CHAIN_PACE
     """Seconds each step of a chain of placements stays on screen (0 to :data:`MAX_PACE`)."""
     games: Mapping[str, GameDefaults] = field(default_factory=default_games)
-    """Per game key: the difficulty and number of players the menu starts from."""
+    """Per game key: the difficulty and number of players the menu starts from (the last chosen there)."""
+    last_game: str | None = None
+    """The key of the game last started from the menu: the menu opens on it (None: the first game)."""
     unknown: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """The whole file as read: the keys this version does not know are written back from it."""
 
@@ -193,6 +195,12 @@ def _games(data: object) -> dict[str, GameDefaults]:
     return games
 
 
+def _last_game(value: object) -> str | None:
+    """A game key this version has, or None (a game it has not, or no text: the menu opens on the first)."""
+    keys = {entry.key for entry in entries()}
+    return value if isinstance(value, str) and value in keys else None
+
+
 def from_data(data: Mapping[str, Any], themes: Collection[str] = BUILTIN_THEMES) -> Settings:
     """Settings from a parsed TOML document; SettingsError naming the first value that cannot be used."""
     name = data.get("name", "You")
@@ -218,6 +226,7 @@ def from_data(data: Mapping[str, Any], themes: Collection[str] = BUILTIN_THEMES)
         bot_pace=_pace(data, "bot_pace", BOT_PACE),
         chain_pace=_pace(data, "chain_pace", CHAIN_PACE),
         games=_games(data.get("games")),
+        last_game=_last_game(data.get("last_game")),
         unknown=copy.deepcopy(dict(data)),
     )
 
@@ -289,6 +298,8 @@ def to_data(settings: Settings) -> dict[str, Any]:
         bot_pace=settings.bot_pace,
         chain_pace=settings.chain_pace,
     )
+    if settings.last_game is not None:
+        data["last_game"] = settings.last_game
     games = data.get("games")
     games = dict(games) if isinstance(games, dict) else {}
     for key, defaults in settings.games.items():
