@@ -66,6 +66,11 @@ class LocalSession:
     def last_round_end(self) -> int | None:
         return self._host.last_round_end()
 
+    def hurry(self) -> None:
+        """The bots play to the end of the round without their pace (a table in this process only: over the LAN,
+        other people's tables keep theirs)."""
+        self._host.hurry()
+
     def close(self) -> None:
         if self._closed:
             return

@@ -64,6 +64,8 @@ class TableHost:
         self._autostart = autostart
         self.thinking: int | None = None
         """The seat whose computer player is working out a move right now."""
+        self._hurrying = False
+        """The bots play without their pace until the round ends (:meth:`hurry`)."""
         self._once: tuple[int, int, str] | None = None
         """(seat, version, level): one move the bot thread makes for a person's seat at that version (play_once)."""
         self._round_ended_at = table.state.version if _ends_a_round(table) else None
@@ -313,9 +315,25 @@ class TableHost:
         """Called for every event (as a spectator sees it), under the lock when the move came through the host."""
         with self._lock:  # re-entrant: also right when someone submitted to the table directly
             self._last_event = time.monotonic()
+            if isinstance(event, RoundOver):
+                self._hurrying = False  # (the round a person skipped to the end of is over)
             if isinstance(event, RoundOver) and not event.last:
                 self._waiting = set(self._people)
             self._changed.notify_all()
+
+    def hurry(self) -> None:
+        """Let the bots play without their pace until the round in play ends (a person out of it skips to its
+        end); every move and event is the same, only sooner. The end-of-round wait still holds."""
+        with self._lock:
+            if not self.table.state.is_over:
+                self._hurrying = True
+            self._changed.notify_all()
+
+    @property
+    def hurrying(self) -> bool:
+        """Whether the bots play without their pace until the round ends (:meth:`hurry`)."""
+        with self._lock:
+            return self._hurrying
 
     def last_round_end(self) -> int | None:
         """The table's version right after the action that ended its latest round that was not the match's last
@@ -402,10 +420,13 @@ class TableHost:
                 return
             finally:
                 self.thinking = None
-            wait = self.pace - (time.monotonic() - since)
-            if wait > 0 and self._stop.wait(wait):
-                return
             with self._lock:
+                # The pace since the table last moved, cut short by a hurry (or the host closing).
+                while not self._stop.is_set() and not self._hurrying:
+                    wait = self.pace - (time.monotonic() - since)
+                    if wait <= 0:
+                        break
+                    self._changed.wait(wait)
                 if self._stop.is_set():
                     return
                 # Still the moment it was worked out for, and still whom it was for (a bot's seat may have become

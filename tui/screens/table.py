@@ -69,6 +69,12 @@ SESSION_BINDINGS: list[BindingType] = [
     Binding("escape", "to_menu", "Menu", show=False),
     Binding("escape", "to_lobby", "Lobby", show=False),
     Binding("q", "app.leave('quit')", "Quit", tooltip="Quit Parlour (asks first while the match is on)"),
+    Binding(
+        "f",
+        "hurry",
+        "Fast to the end",
+        tooltip="You are out of this deal: the computer players play it to its end at full speed",
+    ),
     Binding("pageup", "scroll_log('page_up')", "Log up", show=False),
     Binding("pagedown", "scroll_log('page_down')", "Log down", show=False),
     Binding("ctrl+home", "scroll_log('home')", "Log start", show=False),
@@ -192,6 +198,8 @@ class TableScreen(StyledOnce, Screen[None]):
         """The snapshot of the last update whose events have all been taken in: what the next drawing shows."""
         self._unsubscribe: Callable[[], None] | None = None
         self._hint_busy = False
+        self._hurrying = False
+        """The computer players play to the round's end at full speed, and its events are shown without a hold."""
         self._stepping = False
         """True while the table holds an event on screen (``step_pause``) before working off the next."""
         self._refusal: tuple[str, int | None] | None = None
@@ -405,6 +413,8 @@ class TableScreen(StyledOnce, Screen[None]):
                 elif isinstance(event, MatchOver):
                     self._match_over = event
                 self.handle(event)
+                if isinstance(event, RoundOver):
+                    self._hurrying = False  # (the round hurried to its end is over: the next goes at the pace)
                 if self._refusal is None:
                     self._show_problem()  # (a game may write its status line as it takes an event in)
                 catching_up = self._catching_up > 0
@@ -424,7 +434,7 @@ class TableScreen(StyledOnce, Screen[None]):
                         self._show_problem()
                     self.app.push_screen(dialog, callback=self._round_dialog_closed)
                     return
-                pause = 0.0 if catching_up else self.step_pause(event)
+                pause = 0.0 if catching_up or self._hurrying else self.step_pause(event)
                 if pause > 0:
                     self._stepping = True
                     self.refresh_bindings()
@@ -722,11 +732,40 @@ class TableScreen(StyledOnce, Screen[None]):
         if action in ("to_menu", "to_lobby"):
             lobby = getattr(self.app, "MENU_LABEL", "Menu") == "Lobby"
             return lobby == (action == "to_lobby")
+        if action == "hurry":
+            return self.may_hurry()
         if action == "explain" and parameters and isinstance(parameters[0], str):
             # The twin of a move's key runs only when the move is greyed, not when the table hides it.
             _, name, inner = parse_action(parameters[0])
             return self.check_action(name, inner) is not False
         return True
+
+    def out_of_the_round(self) -> bool:
+        """Whether your seat has no move left in the round in play (each game says: out of the match, or out of
+        the deal), so only computer players play it on."""
+        return False
+
+    def may_hurry(self) -> bool:
+        """Whether ``f`` may play the rest of the round at full speed: a table in this process (over the LAN the
+        others keep the pace), a match on, your seat out of the round, and not hurrying already."""
+        snap = self.snapshot
+        return (
+            callable(getattr(self.session, "hurry", None))
+            and snap is not None
+            and not snap.over
+            and self.me is not None
+            and not self._hurrying
+            and self.out_of_the_round()
+        )
+
+    def action_hurry(self) -> None:
+        """The computer players play the round to its end at full speed; every move is still told in the log."""
+        hurry = getattr(self.session, "hurry", None)
+        if not self.may_hurry() or not callable(hurry):
+            return
+        self._hurrying = True
+        hurry()
+        self.refresh_bindings()
 
     def action_to_menu(self) -> None:
         self._leave("menu")

@@ -112,6 +112,10 @@ class ChaseTableScreen(TableScreen):
     def deck_label(self) -> str:
         return "Cut the pack" if self.deck_action == "cut" else "Swap with deck"
 
+    def out_of_the_round(self) -> bool:
+        """Out of the match: the hands go on without you."""
+        return self.me is not None and self.snapshot is not None and not self.view.alive(self.me)
+
     @property
     def view(self) -> ChaseView:
         snap = self.table_snapshot

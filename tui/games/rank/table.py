@@ -215,6 +215,10 @@ class RankTableScreen(TableScreen):
         )
 
     # -- drawing -------------------------------------------------------------------------------------------------
+    def out_of_the_round(self) -> bool:
+        """Out of this deal: your hand is played out."""
+        return self.me is not None and self.snapshot is not None and self.me in self.view.out
+
     @property
     def view(self) -> RankView:
         snap = self.table_snapshot
