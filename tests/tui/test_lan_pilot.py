@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable
+from textual.widgets import Button, DataTable, Footer, Label
 from tui_helpers import my_turn, wait_for
 
 from engine.errors import ParlourError
@@ -372,4 +372,50 @@ async def test_a_spectator_over_the_lan_sees_the_clock_and_leaves_unasked(server
             assert not any(isinstance(screen, ConfirmScreen) for screen in app.screen_stack)
     finally:
         cleo.close()
+        ann.close()
+
+
+async def test_the_new_table_dialog_opens_on_create_and_counts_seats_from_one(server: ServerThread) -> None:
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    app = LanApp(ann)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            dialog = app.screen
+            assert await wait_for(pilot, lambda: bool(dialog.query("#seat-1")))
+            assert dialog.focused is dialog.query_one("#create", Button)
+            labels = [str(label.render()) for label in dialog.query("#seat-kinds Label").results(Label)]
+            assert labels[:2] == ["Seat 1", "Seat 2"] and "Seat 0" not in labels
+            await pilot.press("enter")  # one key: the table as the form stands
+            assert await wait_for(pilot, lambda: ann.table is not None)
+    finally:
+        ann.close()
+
+
+async def test_the_lobby_footer_shows_only_what_can_be_done_and_fits_80_columns(server: ServerThread) -> None:
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    app = LanApp(ann)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = app.lobby
+
+            def shown() -> list[str]:
+                return [b.binding.key for b in lobby.active_bindings.values() if b.binding.show]
+
+            assert await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            assert {"n", "w", "slash", "q"} <= set(shown()) and not {"r", "f", "g", "s", "l"} & set(shown())
+            assert "ctrl+t" not in shown(), "chat is / in the lobby: said once"
+            await pilot.press("n")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            await pilot.press("enter")
+            assert await wait_for(pilot, lambda: ann.table is not None and app.screen is lobby)
+            await pilot.pause()
+            assert {"r", "f", "g", "s", "l"} <= set(shown()) and not {"n", "w"} & set(shown())
+            footer = lobby.query_one(Footer)
+            *keys, palette = [child for child in footer.children if child.display]  # (the palette's, docked right)
+            assert len(keys) >= len(shown()) - 1  # (? and the palette's key among them)
+            assert all(key.region.width > 0 for key in keys)
+            assert max(key.region.right for key in keys) <= palette.region.x, [key.region for key in keys]
+    finally:
         ann.close()

@@ -112,8 +112,9 @@ async def test_the_menu_remembers_the_game_players_and_opponents_chosen() -> Non
         menu.query_one("#difficulty", Select).value = "hard"
         assert await wait_for(
             pilot,
-            lambda: (menu.query_one("#players", Select).value, menu.query_one("#difficulty", Select).value)
-            == (3, "hard"),
+            lambda: (
+                (menu.query_one("#players", Select).value, menu.query_one("#difficulty", Select).value) == (3, "hard")
+            ),
         )
         await pilot.click("#start")
         assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))

@@ -186,6 +186,11 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         else:
             self.push_screen(screen)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chat" and self.screen is self.lobby:
+            return False  # (the lobby's own key, /, says it in the footer: ctrl+t there would say it twice)
+        return super().check_action(action, parameters)
+
     def action_chat(self) -> None:
         """Say something at your table, from any screen (the lobby has its own line for it)."""
         if self.screen is self.lobby:

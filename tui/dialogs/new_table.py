@@ -44,6 +44,9 @@ class CreateTableScreen(ModalScreen[TableRequest | None]):
     CSS_PATH: ClassVar[StylePaths] = css_paths("lobby.tcss")
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    AUTO_FOCUS = "#create"
+    """Enter makes the table as the form stands (the game's default number of players: you and computer players);
+    Tab and shift+Tab reach the form."""
 
     def __init__(self, game: str | None = None) -> None:
         super().__init__()
@@ -54,6 +57,7 @@ class CreateTableScreen(ModalScreen[TableRequest | None]):
         entry = get_entry(self.game)
         with Vertical(id="create-dialog"):
             yield Static("A new table", id="create-title")
+            yield Static("Enter creates it · shift+Tab to the form · Esc cancels", id="create-help")
             with VerticalScroll(id="create-form"):
                 with Horizontal(classes="create-row"):
                     yield Label("Game")
@@ -133,10 +137,11 @@ class CreateTableScreen(ModalScreen[TableRequest | None]):
         await box.remove_children()
         levels = [level for level in DIFFICULTIES if level in difficulties(get_entry(self.game).game)]
         kinds: list[tuple[str, str]] = [("A person", "person"), *((f"{lv.capitalize()} bot", lv) for lv in levels)]
-        rows = [Horizontal(Label("Seat 0"), Static("you", classes="seat-you"), classes="create-row")]
+        # (seats are counted from 1 as players count them; the ids keep the protocol's numbers, from 0)
+        rows = [Horizontal(Label("Seat 1"), Static("you", classes="seat-you"), classes="create-row")]
         for seat in range(1, self.players):
             choose = Select(kinds, value=levels[0], allow_blank=False, compact=True, id=f"seat-{seat}")
-            rows.append(Horizontal(Label(f"Seat {seat}"), choose, classes="create-row"))
+            rows.append(Horizontal(Label(f"Seat {seat + 1}"), choose, classes="create-row"))
         await box.mount_all(rows)
 
     def request(self) -> TableRequest:

@@ -84,7 +84,7 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new_table", "New table"),
         Binding("w", "watch", "Watch"),
         Binding("r", "ready", "Ready"),
-        Binding("f", "fill", "Fill with bots"),
+        Binding("f", "fill", "Fill", tooltip="Fill the free seats with computer players"),
         Binding("g", "start", "Start"),
         Binding("s", "stand", "Stand"),
         Binding("l", "leave", "Leave"),
@@ -208,8 +208,9 @@ class LobbyScreen(Screen[None]):
             status = str(seat.get("status"))
             if status == "waiting" and seat.get("name") == summary.get("creator"):
                 status = "creator"  # starts the game: needs no "ready"
+            number = seat.get("seat")
             seats.add_row(
-                str(seat.get("seat")),
+                str(number + 1) if isinstance(number, int) else "?",  # (counted from 1 as players count)
                 Text(seat_line(seat)),
                 STATUS_WORDS.get(status, status),
                 key=str(seat.get("seat")),
@@ -256,7 +257,7 @@ class LobbyScreen(Screen[None]):
         if summary is None or message.row_key.value is None:
             return
         seat, code = int(message.row_key.value), str(summary["code"])
-        self._request(lambda: self.conn.sit(code, seat), f"sit in seat {seat}")
+        self._request(lambda: self.conn.sit(code, seat), f"sit in seat {seat + 1}")
 
     def action_new_table(self) -> None:
         def made(request: TableRequest | None) -> None:
@@ -313,15 +314,19 @@ class LobbyScreen(Screen[None]):
         self.action_focus_tables()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Keys that mean nothing now are greyed in the footer (and do nothing)."""
+        """Keys that mean nothing now are left out of the footer (and do nothing): a table's keys away from a table,
+        its creator's keys for the others, the keys of an open table once it plays. (Greyed, all of them did not
+        fit a footer of 80 or 100 columns.)"""
         summary = self.conn.table
         me = self.conn.welcome.get("name")
         if action in ("ready", "stand", "leave", "fill", "start") and summary is None:
-            return None
+            return False
+        if action in ("new_table", "watch") and summary is not None:
+            return False  # (at a table: leave it first)
         if summary is not None and action in ("fill", "start") and summary.get("creator") != me:
-            return None
+            return False
         if summary is not None and action in ("ready", "stand", "fill", "start") and summary.get("state") != "open":
-            return None
+            return False
         return True
 
 
