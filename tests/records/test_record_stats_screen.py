@@ -4,12 +4,12 @@ opponents' level, and the chosen row's win rate over time and histogram of resul
 from __future__ import annotations
 
 from records_helpers import bot_match, play_out
-from textual.widgets import DataTable, Sparkline, Static
+from textual.widgets import DataTable, Static
 
 from engine.records.stats import history, record_game, summary
 from tui.apps.parlour import ParlourApp
 from tui.screens.menu import MenuScreen
-from tui.screens.stats import StatsScreen, running_rates
+from tui.screens.stats import StatsScreen, histogram, rate_chart, running_rates
 
 
 async def test_the_statistics_screen_shows_every_group_and_its_charts() -> None:
@@ -30,14 +30,15 @@ async def test_the_statistics_screen_shows_every_group_and_its_charts() -> None:
         assert table.row_count == 2
         rows = [[str(cell) for cell in table.get_row_at(n)] for n in range(2)]
         big2 = next(row for row in rows if row[0] == "Big Two")
-        assert big2[2] == "easy" and big2[3] == "4"
+        assert big2[1] == "easy" and big2[2] == "4"
         group = next(g for g in groups if g["game"] == "big2")
-        assert big2[4] == str(group["wins"]) and big2[5] == f"{group['win_rate']:.0%}"
+        assert big2[3] == str(group["wins"]) and big2[4] == f"{group['win_rate']:.0%}"
         # The highlighted row's charts: the running win rate, and the results.
         shown = groups[table.cursor_row]
         games = history(shown["game"], shown["preset"], shown["level"])
-        assert screen.query_one(Sparkline).data == running_rates(games)
-        assert "Results" in str(screen.query_one("#stats-histogram", Static).render())
+        assert str(screen.query_one("#stats-rate", Static).render()) == rate_chart(running_rates(games))
+        scores = [float(game["score"]) for game in games]
+        assert str(screen.query_one("#stats-histogram", Static).render()) == histogram(scores)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
@@ -49,3 +50,23 @@ async def test_no_games_yet_is_said_in_words() -> None:
         app.show_stats()
         await pilot.pause()
         assert "No games finished yet" in str(app.screen.query_one("#stats-note", Static).render())
+
+
+async def test_the_statistics_screen_fits_80_columns_and_says_its_plurals() -> None:
+    record_game(play_out(bot_match("screw", 5, [None, "hard", "hard", "hard", "hard"], seed=1)), 0)
+    app = ParlourApp(pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.show_stats()
+        for _ in range(600):  # (a bounded wait for the screen and its rows)
+            if isinstance(app.screen, StatsScreen) and any(t.row_count for t in app.screen.query(DataTable)):
+                break
+            await pilot.pause(0.05)
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        table = screen.query_one(DataTable)
+        await pilot.pause()
+        assert table.virtual_size.width <= table.size.width, "a column cut at 80"
+        detail = str(screen.query_one("#stats-detail", Static).render())
+        assert "1 game," in detail and "(1 games)" not in detail
+        assert "1 game" in str(screen.query_one("#stats-histogram", Static).render())
+        assert "100%" in str(screen.query_one("#stats-rate", Static).render())

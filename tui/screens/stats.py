@@ -1,6 +1,6 @@
 """Your statistics (issue 11): one row per game, house rules and opponents (their level, or for a LAN game the
-people and bots listed, a row apart), and for the chosen row the win rate over time (a sparkline of the running
-rate) and how the results spread (a histogram of scores).
+people and bots listed, a row apart), and for the chosen row the win rate after each game (a chart on a scale of
+0% to 100%) and how the results spread (a bar per score).
 
 The figures come from :mod:`engine.records.stats` (SQLite in the user data directory), the same as
 ``parlour stats``. A file that cannot be read is said in one sentence, and so are rows that do not fit the schema
@@ -15,19 +15,27 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, Sparkline, Static
+from textual.widgets import DataTable, Footer, Static
 
 from engine.records.stats import StatsError, history, summary
 from tui.terminal.screen_styles import StylePaths, css_paths
+from tui.words import count
 
 BARS = " ▁▂▃▄▅▆▇█"
+"""A column's top cell, by how much of it is filled (eighths)."""
+CHART_ROWS = 4
+"""The win-rate chart's height in rows: a row is a quarter of the scale (25%)."""
+CHART_WIDTH = 60
+"""The most games the chart shows, one column each (the latest, when there are more)."""
+BAR_WIDTH = 20
+"""The longest bar of the results' spread."""
 
 
 def running_rates(games: list[dict[str, Any]]) -> list[float]:
-    """The win rate after each game, oldest first (what the sparkline draws).
+    """The win rate after each game, oldest first (what the chart draws).
 
     >>> running_rates([{"won": True}, {"won": False}, {"won": True}, {"won": True}])
     [1.0, 0.5, 0.6666666666666666, 0.75]
@@ -39,24 +47,60 @@ def running_rates(games: list[dict[str, Any]]) -> list[float]:
     return rates
 
 
-def histogram(scores: list[float], width: int = 40) -> str:
+def rate_chart(rates: list[float], width: int = CHART_WIDTH, rows: int = CHART_ROWS) -> str:
+    """The win rate after each game as a column of blocks each (the latest ``width`` games), on a scale from 0%
+    to 100% written beside it, and the games counted under it.
+
+    >>> print(rate_chart([1.0, 0.5, 2 / 3, 0.75]))
+    100% █
+         █ ▅█
+     50% ████
+         ████
+      0% └────
+          games 1 to 4
+    """
+    if not rates:
+        return "no games yet"
+    shown = rates[-width:]
+    first = len(rates) - len(shown) + 1
+    lines = []
+    for row in range(rows, 0, -1):  # the top row first
+        cells = []
+        for rate in shown:
+            filled = rate * rows - (row - 1)  # how much of this row the column fills: 0 to 1
+            cells.append(BARS[0 if filled <= 0 else 8 if filled >= 1 else max(1, round(filled * 8))])
+        scale = "100%" if row == rows else " 50%" if row == (rows + 1) // 2 else "    "
+        lines.append(f"{scale} {''.join(cells)}".rstrip())
+    lines.append("  0% └" + "─" * len(shown))
+    lines.append(f"      game {first}" if first == len(rates) else f"      games {first} to {len(rates)}")
+    return "\n".join(lines)
+
+
+def histogram(scores: list[float], width: int = BAR_WIDTH) -> str:
     """How often each result came, one line per result, the bar as long as its count (at most ``width``).
 
     >>> print(histogram([1, 1, 2, 0, 1], width=6))
-     0 ██ 1
-     1 ██████ 3
-     2 ██ 1
+     0 ██ 1 game
+     1 ██████ 3 games
+     2 ██ 1 game
     """
     if not scores:
         return "no games yet"
     counts = Counter(round(s, 2) for s in scores)
     most = max(counts.values())
+    shown = {score: str(int(score) if float(score).is_integer() else score) for score in counts}
+    pad = max(2, *(len(text) for text in shown.values()))
     lines = []
     for score in sorted(counts):
-        shown = int(score) if float(score).is_integer() else score
         bar = "█" * max(1, round(counts[score] * width / most))
-        lines.append(f"{shown!s:>2} {bar} {counts[score]}")
+        lines.append(f"{shown[score]:>{pad}} {bar} {count(counts[score], 'game')}")
     return "\n".join(lines)
+
+
+def game_title(group: dict[str, Any]) -> str:
+    """The game, and its house rules where they are not the game's own name (a preset)."""
+    title, preset = str(group["title"]), str(group["preset_name"])
+    return title if preset in ("", title) else f"{title} ({preset})"
 
 
 class StatsScreen(ModalScreen[None]):
@@ -71,14 +115,19 @@ class StatsScreen(ModalScreen[None]):
             yield Static("Your statistics", id="stats-title")
             yield DataTable(id="stats-table", cursor_type="row", zebra_stripes=True)
             yield Static("", id="stats-note")
-            yield Static("Win rate over time", id="stats-rate-label")
-            yield Sparkline([], id="stats-rate")
-            yield Static("", id="stats-histogram")
+            yield Static("", id="stats-detail")
+            with Horizontal(id="stats-charts"):
+                with Vertical(id="stats-rate-box"):
+                    yield Static("Win rate after each game", id="stats-rate-label", classes="stats-label")
+                    yield Static("", id="stats-rate")
+                with Vertical(id="stats-spread-box"):
+                    yield Static("Your results: score, games", id="stats-spread-label", classes="stats-label")
+                    yield Static("", id="stats-histogram")
         yield Footer()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Game", "House rules", "Opponents", "Games", "Wins", "Win rate", "Streak", "Best", "Figures")
+        table.add_columns("Game", "Opponents", "Played", "Won", "Rate", "Streak", "Best")
         note = self.query_one("#stats-note", Static)
         try:
             data = summary()
@@ -89,19 +138,14 @@ class StatsScreen(ModalScreen[None]):
         if data["problem"]:
             note.update(Content(str(data["problem"])))
         for group in self.groups:
-            figures = ", ".join(
-                f"{group['labels'][name]} {value}" for name, value in group["figures"].items() if value is not None
-            )
             table.add_row(  # (as Text: a DataTable reads a plain string as markup, and a LAN row names people)
-                Text(group["title"]),
-                Text(group["preset_name"]),
+                Text(game_title(group)),
                 Text(group["opponents"]),
-                str(group["games"]),
-                str(group["wins"]),
-                f"{group['win_rate']:.0%}",
-                str(group["streak"]),
-                str(group["best_streak"]),
-                Text(figures),
+                Text(str(group["games"]), justify="right"),
+                Text(str(group["wins"]), justify="right"),
+                Text(f"{group['win_rate']:.0%}", justify="right"),
+                Text(str(group["streak"]), justify="right"),
+                Text(str(group["best_streak"]), justify="right"),
             )
         if not self.groups:
             note.update("No games finished yet: every game you finish is counted here.")
@@ -122,8 +166,14 @@ class StatsScreen(ModalScreen[None]):
         except StatsError as err:
             self.query_one("#stats-note", Static).update(Content(str(err)))
             return
-        self.query_one("#stats-rate", Sparkline).data = running_rates(games)
-        label = f"Win rate over time: {group['title']}, {group['opponents']} ({len(games)} games)"
-        self.query_one("#stats-rate-label", Static).update(Content(label))
+        figures = ", ".join(
+            f"{group['labels'][name]} {value}" for name, value in group["figures"].items() if value is not None
+        )
+        detail = (
+            f"{game_title(group)} against {group['opponents']}: {count(group['games'], 'game')}, "
+            f"{count(group['wins'], 'win')} ({group['win_rate']:.0%})" + (f"; {figures}" if figures else "")
+        )
+        self.query_one("#stats-detail", Static).update(Content(detail))
+        self.query_one("#stats-rate", Static).update(Content(rate_chart(running_rates(games))))
         scores = [float(game["score"]) for game in games]
-        self.query_one("#stats-histogram", Static).update(Content("Results (score: games)\n" + histogram(scores)))
+        self.query_one("#stats-histogram", Static).update(Content(histogram(scores)))
