@@ -23,6 +23,8 @@ Every reader opens its file with :func:`open_regular` (or :func:`read_regular`):
 never one larger than the reader's cap. A FIFO, a directory, a socket or a device in a file's place is refused
 before a byte is read (it is opened without blocking, so a FIFO with no writer never hangs the start), with a
 :class:`NotAFileError` whose message is the clause to tell; a file over the cap is a :class:`TooLargeError`.
+Every file appended to (the statistics' queue, a LAN host's journals, its log) is opened with
+:func:`open_appending`, which refuses the same things the same way (a FIFO with no reader never hangs the writer).
 
 >>> import os, tempfile
 >>> with tempfile.TemporaryDirectory() as where:
@@ -374,6 +376,47 @@ def open_regular(path: Path, limit: int | None = None) -> BinaryIO:
     except BaseException:
         os.close(handle)
         raise
+
+
+_APPEND_FLAGS = (
+    os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def open_appending(path: Path, *, create: bool = True, mode: int = 0o644) -> int:
+    """``path`` opened to append to, as a file descriptor (the caller closes it), if it is a regular file, or made
+    one if nothing is there and ``create``. Every file Parlour appends to is opened here.
+
+    Anything else (a FIFO, a directory, a socket, a device) is a :class:`NotAFileError` whose message is the clause
+    to tell: it is looked at before it is opened, opened without blocking (a FIFO put there meanwhile, with nobody
+    reading it, never hangs the writer) and looked at again once open, through the open file. FileNotFoundError
+    when there is none and not ``create``; another OSError when it cannot be opened."""
+    try:
+        check_regular(path)
+    except FileNotFoundError:
+        if not create:
+            raise
+    try:
+        handle = os.open(path, _APPEND_FLAGS | (os.O_CREAT if create else 0), mode)
+    except OSError as err:
+        if err.errno == errno.EISDIR:
+            raise NotAFileError(kind_of(stat.S_IFDIR)) from None
+        if err.errno in (errno.ENXIO, errno.ENODEV, errno.EOPNOTSUPP):  # (a FIFO nobody reads, a socket)
+            try:
+                found = os.stat(path).st_mode
+            except OSError:
+                raise err from None
+            if not stat.S_ISREG(found):
+                raise NotAFileError(kind_of(found)) from None
+        raise
+    try:
+        _check_status(os.fstat(handle), None)
+        if _APPEND_FLAGS & getattr(os, "O_NONBLOCK", 0):
+            os.set_blocking(handle, True)  # (a regular file never blocks; this only leaves the flag as usual)
+    except BaseException:
+        os.close(handle)
+        raise
+    return handle
 
 
 def read_regular(path: Path, limit: int) -> bytes:

@@ -59,6 +59,7 @@ from engine.records.paths import (
     UnreadableError,
     move_aside,
     one_line,
+    open_appending,
     read_regular,
     size_words,
     write_atomically,
@@ -433,7 +434,7 @@ class Journals:
         try:
             handle = self._handles.get(path)
             if handle is None:  # (no O_CREAT: a journal is made whole by begin, or not at all)
-                handle = self._handles[path] = os.open(path, os.O_WRONLY | os.O_APPEND)
+                handle = self._handles[path] = open_appending(path, create=False)
             os.write(handle, "".join(lines).encode("utf-8"))
         except OSError as err:
             self._failed(path, err)

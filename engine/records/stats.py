@@ -36,7 +36,8 @@ The database:
   directory) is not lost: its row waits in a queue file beside the database (``stats-pending.jsonl``, one JSON
   object a line, :func:`pending_path`) and is counted by the next write that succeeds (:func:`record_game`, or
   :func:`count_pending` on its own), in the same transaction as that write. A queued line that is damaged or not a
-  row of the schema is skipped (logged), never counted.
+  row of the schema is skipped (logged), never counted. Something other than a file where the queue goes (a FIFO,
+  a directory, a device) is never waited on: it is moved aside, and the game queued in a new file.
 
 >>> import tempfile
 >>> from engine.table import Table
@@ -58,7 +59,6 @@ import logging
 import math
 import os
 import sqlite3
-import stat
 import time
 from collections.abc import Callable, Sequence
 from contextlib import closing
@@ -78,6 +78,8 @@ from engine.records.paths import (
     check_regular,
     move_aside,
     one_line,
+    open_appending,
+    read_regular,
     stats_path,
 )
 from engine.records.seen import SeenRecord
@@ -587,8 +589,8 @@ def _write(where: Path, rows: list[Row], wait: float | None) -> str | None:
                 conn.execute(_INSERT, row)
             # Under the database's write lock, so two processes never take the same queue; a row queued while
             # this one reads is never lost (_queue writes it again to a queue file that is still there).
-            taken = _take_queue(pending_path(where))
-            for row in _queued_rows(taken):
+            queued, taken = _queued_rows(_take_queue(pending_path(where)))
+            for row in queued:
                 conn.execute(_INSERT, row)
             conn.execute("COMMIT")
         except BaseException:
@@ -634,18 +636,32 @@ def _take_queue(pending: Path) -> list[Path]:
     return taken
 
 
-def _queued_rows(files: list[Path]) -> list[Row]:
+def _queued_rows(files: list[Path]) -> tuple[list[Row], list[Path]]:
+    """The rows of the queue files taken, and those of the files read (to remove once the rows are counted).
+
+    A file that is not a regular one, or larger than :data:`MAX_QUEUE_BYTES`, is moved aside (never waited on,
+    never deleted); one that cannot be read now stays, to be counted by a later write."""
     rows: list[Row] = []
+    read: list[Path] = []
     for file in files:
         try:
-            info = file.stat()
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_QUEUE_BYTES:
-                log.warning("the statistics queue %s is not a file of games: skipped", file)
-                continue
-            raw = file.read_bytes()
+            raw = read_regular(file, MAX_QUEUE_BYTES)
+        except UnreadableError as err:
+            try:
+                aside = move_aside(file)
+            except OSError:
+                aside = None
+            log.warning(
+                "the statistics queue %s is not a file of games (%s): %s",
+                file,
+                err,
+                f"moved to {aside.name}" if aside else "skipped",
+            )
+            continue
         except OSError as err:
             log.warning("the statistics queue %s could not be read (%s)", file, one_line(str(err)))
             continue
+        read.append(file)
         for number, line in enumerate(raw.split(b"\n"), start=1):
             if not line.strip():
                 continue
@@ -654,7 +670,7 @@ def _queued_rows(files: list[Path]) -> list[Row]:
                 log.warning("line %d of the statistics queue %s is not a game: skipped", number, file.name)
             else:
                 rows.append(row)
-    return rows
+    return rows, read
 
 
 _TEXT = ("match", "finished_at", "game", "preset", "level")
@@ -691,16 +707,28 @@ def _queued_row(line: bytes) -> Row | None:
 
 
 def _queue(where: Path, row: Row, reason: str) -> str:
-    """Keep ``row`` in the queue file to be counted later; the sentence that tells the player either way."""
+    """Keep ``row`` in the queue file to be counted later; the sentence that tells the player either way.
+
+    Something other than a file where the queue goes (a FIFO, a directory: :func:`open_appending` refuses it
+    without waiting on it) is moved aside, and the game queued in a new file."""
     pending = pending_path(where)
     line = "\n" + json.dumps(dict(zip(_COLUMNS, row, strict=True)), ensure_ascii=False, separators=(",", ":"))
+    moved = ""
+    queued = False
     try:
         # The newline first: a line cut short by a full disk never runs into the next one.
         for _ in range(3):
             pending.parent.mkdir(parents=True, exist_ok=True)
-            handle = os.open(pending, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                handle = open_appending(pending)
+            except NotAFileError as err:
+                aside = move_aside(pending)
+                moved = f"; the {pending.name} there was moved to {aside.name} ({err})"
+                log.warning("the statistics queue %s was moved to %s (%s)", pending, aside.name, err)
+                continue
             try:
                 os.write(handle, (line + "\n").encode("utf-8"))
+                queued = True
                 os.fsync(handle)
                 written = os.fstat(handle).st_ino
             finally:
@@ -711,14 +739,16 @@ def _queue(where: Path, row: Row, reason: str) -> str:
             except FileNotFoundError:
                 pass
             # A write took the queue meanwhile and may have read it before this line: queued again, counted once.
+        if not queued:
+            raise NotAFileError(f"each time it was looked at, {pending.name} was not a file")
     except OSError as err:
         return (
             f"The game could not be counted in the statistics at {where} ({reason}), "
-            f"nor kept to count later ({one_line(err.strerror or str(err))})."
+            f"nor kept to count later ({one_line(err.strerror or str(err))}){moved}."
         )
     return (
         f"The statistics at {where} cannot be written now ({reason}): the game waits in {pending.name} "
-        "and is counted at the next game."
+        f"and is counted at the next game{moved}."
     )
 
 
