@@ -419,6 +419,14 @@ def open_appending(path: Path, *, create: bool = True, mode: int = 0o644) -> int
     return handle
 
 
+def write_all(handle: int, data: bytes) -> None:
+    """Write all of ``data`` to the open file ``handle``: a write cut short (the disk filled up, a file size limit)
+    is followed by another, which raises the OSError that says why; never a part of it written in silence."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(handle, view) :]
+
+
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them: NotAFileError for anything but a
     regular file, TooLargeError for one larger than ``limit`` (also when it grew while it was read),

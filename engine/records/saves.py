@@ -62,6 +62,7 @@ from engine.records.paths import (
     open_appending,
     read_regular,
     size_words,
+    write_all,
     write_atomically,
 )
 from engine.records.record import FormatError, Header, RecordError, read_action, rebuild
@@ -435,7 +436,7 @@ class Journals:
             handle = self._handles.get(path)
             if handle is None:  # (no O_CREAT: a journal is made whole by begin, or not at all)
                 handle = self._handles[path] = open_appending(path, create=False)
-            os.write(handle, "".join(lines).encode("utf-8"))
+            write_all(handle, "".join(lines).encode("utf-8"))
         except OSError as err:
             self._failed(path, err)
 

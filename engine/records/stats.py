@@ -81,6 +81,7 @@ from engine.records.paths import (
     open_appending,
     read_regular,
     stats_path,
+    write_all,
 )
 from engine.records.seen import SeenRecord
 from engine.registry import entries, figures_of, get_entry, listing_of_game, named
@@ -531,6 +532,35 @@ def record_played(
     played: Played, *, replay: Path | None = None, path: Path | None = None, wait: float | None = None
 ) -> str | None:
     """Count ``played`` (see :func:`record_game`)."""
+    return count_game(played, replay=replay, path=path, wait=wait).problem
+
+
+@dataclass(frozen=True)
+class HeldGame:
+    """A finished game that could be neither counted nor kept in the queue file (a full disk, a directory that
+    cannot be written): whoever holds it in memory gives it to :func:`count_held` later, and it is counted then as
+    it would have been when it ended."""
+
+    where: Path
+    """The statistics it is counted in."""
+    row: Row
+
+
+@dataclass(frozen=True)
+class Counting:
+    """What became of a game given to be counted (:func:`count_game`, :func:`count_held`)."""
+
+    problem: str | None
+    """None when it is counted (or was already); else the one sentence to tell the player."""
+    held: HeldGame | None = None
+    """The game, when it was neither counted nor queued: to be given to :func:`count_held` later (else it is lost)."""
+
+
+def count_game(
+    played: Played, *, replay: Path | None = None, path: Path | None = None, wait: float | None = None
+) -> Counting:
+    """Count ``played`` as :func:`record_played` does, and say whether it was kept: counted, waiting in the queue
+    file, or neither (then :attr:`Counting.held` is the game, to count later with :func:`count_held`)."""
     row: Row = (
         played.match,
         datetime.datetime.now(datetime.UTC).isoformat(),
@@ -547,16 +577,26 @@ def record_played(
         played.seed,
         None if replay is None else str(replay),
     )
-    where = stats_path() if path is None else path
+    return _count_row(stats_path() if path is None else path, row, wait)
+
+
+def count_held(game: HeldGame, *, wait: float | None = None) -> Counting:
+    """Try again to count a game neither counted nor queued before: counted now, queued now, or still held."""
+    return _count_row(game.where, game.row, wait)
+
+
+def _count_row(where: Path, row: Row, wait: float | None) -> Counting:
     try:
-        return _write(where, [row], wait)
+        return Counting(_write(where, [row], wait))
     except _Unavailable as err:
         cause = err.cause
-        return _queue(where, row, one_line(getattr(cause, "strerror", None) or str(cause)))
+        reason = one_line(getattr(cause, "strerror", None) or str(cause))
     except StatsError as err:  # (a newer schema: left alone, not queued for it)
-        return str(err)
+        return Counting(str(err))
     except (sqlite3.Error, OSError) as err:
-        return _queue(where, row, one_line(str(err)))
+        reason = one_line(str(err))
+    problem, queued = _queue(where, row, reason)
+    return Counting(problem, None if queued else HeldGame(where, row))
 
 
 def count_pending(path: Path | None = None, *, wait: float | None = None) -> str | None:
@@ -706,8 +746,9 @@ def _queued_row(line: bytes) -> Row | None:
     return tuple(data[key] for key in _COLUMNS)
 
 
-def _queue(where: Path, row: Row, reason: str) -> str:
-    """Keep ``row`` in the queue file to be counted later; the sentence that tells the player either way.
+def _queue(where: Path, row: Row, reason: str) -> tuple[str, bool]:
+    """Keep ``row`` in the queue file to be counted later; the sentence that tells the player either way, and
+    whether it is kept there.
 
     Something other than a file where the queue goes (a FIFO, a directory: :func:`open_appending` refuses it
     without waiting on it) is moved aside, and the game queued in a new file."""
@@ -727,9 +768,9 @@ def _queue(where: Path, row: Row, reason: str) -> str:
                 log.warning("the statistics queue %s was moved to %s (%s)", pending, aside.name, err)
                 continue
             try:
-                os.write(handle, (line + "\n").encode("utf-8"))
-                queued = True
+                write_all(handle, (line + "\n").encode("utf-8"))
                 os.fsync(handle)
+                queued = True
                 written = os.fstat(handle).st_ino
             finally:
                 os.close(handle)
@@ -745,11 +786,11 @@ def _queue(where: Path, row: Row, reason: str) -> str:
         return (
             f"The game could not be counted in the statistics at {where} ({reason}), "
             f"nor kept to count later ({one_line(err.strerror or str(err))}){moved}."
-        )
+        ), False
     return (
         f"The statistics at {where} cannot be written now ({reason}): the game waits in {pending.name} "
         f"and is counted at the next game{moved}."
-    )
+    ), True
 
 
 # -- reading -------------------------------------------------------------------------------------------------------
