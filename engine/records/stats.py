@@ -131,6 +131,13 @@ class StatsError(ParlourError):
     code = "bad_stats"
 
 
+class StatsBusy(StatsError):
+    """The statistics are held by another process (a Parlour counting a game, a program with the file open in a
+    transaction) for longer than the reader's wait: nothing is wrong with them, they can be read a moment later."""
+
+    code = "stats_busy"
+
+
 # -- each game's figures -----------------------------------------------------------------------------------------
 Counter = Callable[[Sequence[Event], int], dict[str, int]]
 """From a finished match's history and a seat: that seat's counts (added up over the games of a group)."""
@@ -384,6 +391,8 @@ def _open(path: Path, wait: float | None = None) -> tuple[sqlite3.Connection, st
     except _UnknownSchema as err:
         raise StatsError(f"The statistics file {path} cannot be used ({one_line(str(err))}).") from None
     except (sqlite3.Error, OSError) as err:
+        if _is_busy(err):
+            raise _Busy(_busy(path), err) from None
         raise _Unavailable(f"The statistics file {path} cannot be used ({one_line(str(err))}).", err) from None
 
 
@@ -393,6 +402,19 @@ class _Unavailable(StatsError):
     def __init__(self, message: str, cause: Exception) -> None:
         super().__init__(message)
         self.cause = cause
+
+
+class _Busy(_Unavailable, StatsBusy):
+    """Locked by another process beyond the wait (a write queues its game; a reader says it is busy)."""
+
+
+def _is_busy(err: BaseException) -> bool:
+    code = (getattr(err, "sqlite_errorcode", 0) or 0) & 0xFF
+    return isinstance(err, sqlite3.OperationalError) and code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _busy(path: Path) -> str:
+    return f"The statistics file {path} is busy (another program is writing it), so it cannot be read this moment."
 
 
 # -- writing -------------------------------------------------------------------------------------------------------
@@ -904,7 +926,7 @@ def _damaged(where: Path, skipped: list[tuple[int, str]]) -> str | None:
 _COLUMNS_READ = "game, preset, kind, level, won, shared, score, counts, finished_at"
 
 
-def summary(path: Path | None = None) -> dict[str, Any]:
+def summary(path: Path | None = None, *, wait: float | None = None) -> dict[str, Any]:
     """Every group's figures as JSON data: ``{"schema", "path", "games", "skipped", "problem", "groups": [...]}``.
 
     A group is one game, preset, kind (``local``, ``lan``) and ``level`` (its opponents); ``opponents`` says them in
@@ -914,7 +936,8 @@ def summary(path: Path | None = None) -> dict[str, Any]:
     object of whole numbers...): a row that does not fit is left out, counted in ``skipped``, and ``problem`` says
     so in one sentence (with the one that says a file that could not be used was moved aside, if it was).
 
-    A missing file is no games (and is not created). StatsError (one sentence) when the file cannot be read."""
+    A missing file is no games (and is not created). StatsError (one sentence) when the file cannot be read;
+    StatsBusy when another process holds it for longer than ``wait`` seconds (default :data:`BUSY_TIMEOUT_MS`)."""
     where = stats_path() if path is None else path
     out: dict[str, Any] = {
         "schema": SCHEMA,
@@ -927,12 +950,14 @@ def summary(path: Path | None = None) -> dict[str, Any]:
     if not (where.exists() or where.is_symlink()):
         return out
     try:
-        conn, problem = _open(where)
+        conn, problem = _open(where, wait)
         with closing(conn):
             rows = conn.execute(f"SELECT id, {_COLUMNS_READ} FROM games ORDER BY id").fetchall()
-    except sqlite3.Error as err:
-        raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
-    except OSError as err:
+    except _Busy as err:
+        raise StatsBusy(str(err)) from None
+    except (sqlite3.Error, OSError) as err:
+        if _is_busy(err):
+            raise StatsBusy(_busy(where)) from None
         raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
     grouped: dict[tuple[str, str, str, str], list[tuple[int, int, float, dict[str, int]]]] = {}
     skipped: list[tuple[int, str]] = []
@@ -997,22 +1022,34 @@ def _group(key: tuple[str, str, str, str], games: list[tuple[int, int, float, di
 
 
 def history(
-    game: str, preset: str, level: str, path: Path | None = None, limit: int = 1000, *, kind: str = "local"
+    game: str,
+    preset: str,
+    level: str,
+    path: Path | None = None,
+    limit: int = 1000,
+    *,
+    kind: str = "local",
+    wait: float | None = None,
 ) -> list[dict[str, Any]]:
     """One group's games, oldest first (the last ``limit``): ``finished_at``, ``won``, ``score`` and the counts —
-    what a chart of the win rate over time or a histogram of results is drawn from."""
+    what a chart of the win rate over time or a histogram of results is drawn from. StatsBusy as :func:`summary`
+    says."""
     where = stats_path() if path is None else path
     if not (where.exists() or where.is_symlink()):
         return []
     try:
-        conn, _ = _open(where)
+        conn, _ = _open(where, wait)
         with closing(conn):
             rows = conn.execute(
                 f"SELECT {_COLUMNS_READ} FROM games WHERE game = ? AND preset = ? AND kind = ? "
                 "AND level = ? ORDER BY id DESC LIMIT ?",
                 (game, preset, kind, level, limit),
             ).fetchall()
+    except _Busy as err:
+        raise StatsBusy(str(err)) from None
     except (sqlite3.Error, OSError) as err:
+        if _is_busy(err):
+            raise StatsBusy(_busy(where)) from None
         raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
     games = []
     for found in reversed(rows):

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from records_helpers import bot_match, play_out
+from records_helpers import bot_match, play_out, until
 from test_record_seen import host_replay, lines_of, seen_of, write_lines
 from textual.widgets import DataTable, Sparkline, Static
 
@@ -147,11 +147,12 @@ async def test_the_statistics_screen_shows_a_lan_row_apart_with_its_own_charts()
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, StatsScreen)
+        assert await until(pilot, lambda: not screen.reading and screen.charted == 0)
         table = screen.query_one(DataTable)
         rows = [[str(cell) for cell in table.get_row_at(n)] for n in range(table.row_count)]
         assert [(row[2], row[3]) for row in rows] == [("easy", "1"), ("LAN: bots: easy x2", "2")]
         await pilot.press("down")
-        await pilot.pause()
+        assert await until(pilot, lambda: screen.charted == 1)
         lan_group = summary()["groups"][1]
         games = history("big2", lan_group["preset"], lan_group["level"], kind="lan")
         assert len(games) == 2 and screen.query_one(Sparkline).data == running_rates(games)
