@@ -7,7 +7,8 @@ the real one), else ``platformdirs.user_data_dir("parlour")``. In it:
   ``autosave-3.json`` ... those of other Parlours running at the same time: each running Parlour owns one save
   (:func:`autosave_path`), locked through its ``.lock`` file beside it for as long as the process lives;
 - ``host/<CODE>.jsonl``: each table a LAN host is running, its journal under its table code (``<CODE>.json``: a
-  whole-file save of an earlier version, still read);
+  whole-file save of an earlier version, still read); the host claims the directory for as long as it runs
+  (:func:`claim_tables_dir`), and a second host started meanwhile keeps its own in ``host-2/``;
 - ``host.log``: the log of a LAN host started in the background;
 - ``replays/*.jsonl``: every finished match (:mod:`engine.records.replays`);
 - ``stats.sqlite3``: the statistics (:mod:`engine.records.stats`), and ``stats-pending.jsonl``: games waiting to
@@ -163,9 +164,14 @@ def _claim_save(where: Path) -> _Claim:
 def _lock(save: Path) -> int | None:
     """The lock file of ``save``, open and locked by this process; None when another process holds it, or it is
     not a regular file (that save is left alone). OSError when no lock can be taken in its directory."""
+    return _take_lock(save.with_name(save.name + LOCK_SUFFIX))
+
+
+def _take_lock(path: Path) -> int | None:
+    """The lock file ``path``, open and locked by this process (see :func:`_lock`)."""
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        handle = os.open(save.with_name(save.name + LOCK_SUFFIX), flags, 0o600)
+        handle = os.open(path, flags, 0o600)
     except OSError as err:
         if err.errno in (errno.EISDIR, errno.ELOOP, errno.ENXIO) or os.path.lexists(err.filename or ""):
             return None  # something else is there (a directory, a link, a socket, another user's file)
@@ -208,6 +214,61 @@ def host_save_path(code: str) -> Path:
     if not isinstance(code, str) or not _CODE.match(code):
         raise OptionError(f"a table code is a few letters, not {echo(code, 40)}")
     return host_dir() / f"{code.upper()}.json"
+
+
+MAX_HOSTS = 100
+"""LAN hosts running at once with one data directory beyond which no other tables' directory is claimed."""
+HOST_LOCK = ".host.lock"
+"""The lock file in a LAN host's tables' directory, locked by the host that keeps its tables there."""
+
+
+@dataclass(frozen=True)
+class TablesClaim:
+    """The directory a running LAN host keeps its tables' journals in (:func:`claim_tables_dir`)."""
+
+    path: Path
+    handle: int | None
+    """The open lock file, locked by this process (None: no lock could be taken there); closed by :meth:`release`."""
+
+    def release(self) -> None:
+        """Let the directory go (the host has stopped, its journals written): the next host may claim it."""
+        if self.handle is not None:
+            os.close(self.handle)
+
+
+def claim_tables_dir(keep: Path) -> TablesClaim:
+    """The directory a LAN host asked to keep its tables in ``keep`` keeps them in, claimed for as long as it runs
+    (through its :data:`HOST_LOCK`; a host killed with SIGKILL lets go too), so two hosts with one data directory
+    never take or overwrite each other's journals.
+
+    Claimed is ``keep`` itself, or when another running host holds it, ``keep-2``, ``keep-3``... : the first free
+    one that holds tables left by a host that stopped (so they are offered again), else the first free one. A
+    directory where no lock can be taken (it cannot be made, its file system has no locks) is ``keep`` unclaimed,
+    as before."""
+    names = [keep, *(keep.with_name(f"{keep.name}-{number}") for number in range(2, MAX_HOSTS + 1))]
+    try:
+        for path in names:  # first the tables left waiting, in order
+            if _holds_tables(path):
+                handle = _take_lock(path / HOST_LOCK)
+                if handle is not None:
+                    return TablesClaim(path, handle)
+        for path in names:
+            path.mkdir(parents=True, exist_ok=True)
+            handle = _take_lock(path / HOST_LOCK)
+            if handle is not None:
+                return TablesClaim(path, handle)
+    except OSError:  # no lock here: kept as before, unclaimed (the journals' own writes say what is wrong)
+        pass
+    return TablesClaim(keep, None)
+
+
+def _holds_tables(path: Path) -> bool:
+    try:
+        return any(
+            entry.suffix in (".json", ".jsonl") and _CODE.match(entry.stem) is not None for entry in path.iterdir()
+        )
+    except OSError:
+        return False
 
 
 def host_saves() -> list[Path]:
