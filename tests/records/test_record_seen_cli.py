@@ -5,6 +5,7 @@ steps through it, ``--check`` checks it (exit 0, 1 with the first difference, 2 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,22 @@ async def test_the_statistics_screen_shows_a_lan_row_apart_with_its_own_charts()
         games = history("big2", lan_group["preset"], lan_group["level"], kind="lan")
         assert len(games) == 2 and screen.query_one(Sparkline).data == running_rates(games)
         assert "LAN: bots: easy x2 (2 games)" in str(screen.query_one("#stats-rate-label", Static).render())
+
+
+@pytest.mark.parametrize(
+    ("kind", "words"),
+    [("fifo", "a FIFO (a named pipe)"), ("directory", "a directory"), ("device", "a device")],
+)
+def test_a_replay_that_is_not_a_file_is_said_as_what_it_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str, words: str
+) -> None:
+    path = tmp_path / "odd.jsonl"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+    else:
+        path.symlink_to("/dev/zero")
+    for check in ((), ("--check",)):
+        code, out, err = run(capsys, "replay", str(path), *check)
+        assert (code, out) == (2, "") and err == f"parlour: {path} is not a replay: it is {words}, not a file\n"
