@@ -990,6 +990,15 @@ def _replay(args: argparse.Namespace) -> int:
 
     path = _replay_file(args.file)
     if not path.is_file():
+        try:
+            mode = path.stat().st_mode
+        except OSError:  # (nothing there, a link to nothing)
+            mode = None
+        if mode is not None:  # a FIFO, a directory, a device: said as what it is, never opened
+            from engine.records.paths import kind_of
+
+            print(f"parlour: {printable(args.file)} is not a replay: {kind_of(mode)}", file=sys.stderr)
+            return 2
         print(f"parlour: there is no replay {args.file}", file=sys.stderr)
         return 2
     seen = is_seen_file(path)

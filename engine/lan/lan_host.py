@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import ParlourError
 from engine.lan.server import LanServer
 from engine.lan.tokens import GUEST_ENV, GUEST_KEY_ENV
-from engine.records.paths import DATA_ENV, data_dir
+from engine.records.paths import DATA_ENV, NotAFileError, data_dir, move_aside, open_appending, open_regular
 
 if TYPE_CHECKING:
     from engine.lan.ssh import Command, SshGateway
@@ -336,8 +336,13 @@ def start_background(settings: HostSettings, port: int, log: Path, wait: float =
     command, env = background_command(settings, port)
     try:
         log.parent.mkdir(parents=True, exist_ok=True)
-        start = log.stat().st_size if log.exists() else 0
-        with log.open("ab") as out:
+        try:
+            handle = open_appending(log)
+        except NotAFileError:  # (a FIFO there would hang this screen: it goes aside, a new log is started)
+            move_aside(log)
+            handle = open_appending(log)
+        start = os.fstat(handle).st_size
+        with os.fdopen(handle, "ab") as out:
             proc = subprocess.Popen(
                 command,
                 stdin=subprocess.DEVNULL,
@@ -352,7 +357,7 @@ def start_background(settings: HostSettings, port: int, log: Path, wait: float =
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError):
-            with log.open("rb") as seen:
+            with open_regular(log) as seen:
                 seen.seek(start)
                 if b"parlour: hosting on " in seen.read():
                     return BackgroundHost(proc.pid, log)

@@ -34,7 +34,9 @@ people ``away`` until they come back with their token (a client that was waiting
 ``parlour join`` keeps it on disk: :mod:`engine.lan.tokens`), or are let back in by someone at the table (a name
 alone never opens a seat in play: :meth:`LanServer.welcome`). A save that cannot be used is
 moved aside (never deleted) and said in one sentence (:attr:`LanServer.problems`). A host that stops while it
-keeps tables in play says ``bye`` with ``restarting`` to every connection (``shutting_down`` otherwise).
+keeps tables in play says ``bye`` with ``restarting`` to every connection (``shutting_down`` otherwise). A running
+host claims its directory (:func:`engine.records.paths.claim_tables_dir`): a second host started meanwhile with
+the same one keeps its tables in ``host-2/`` instead, and never takes or overwrites the first's live journals.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ from engine.match import MatchOver, RoundOver
 from engine.names import name_key
 from engine.play.local_sessions import LocalSession
 from engine.play.table_host import TableHost
-from engine.records.paths import move_aside, one_line
+from engine.records.paths import TablesClaim, claim_tables_dir, move_aside, one_line
 from engine.records.saves import JOURNAL_SUFFIX, Journals, SaveProblem, load_saved, remove_save
 from engine.registry import check_level, difficulties, get_entry
 from engine.session import Snapshot, Update
@@ -532,6 +534,8 @@ class LanServer:
         """Where tables in play are saved after every move and found again at the next start (None: nowhere)."""
         self._journals = Journals() if keep is not None else None
         """Writes and syncs the kept tables' journals on a thread of its own."""
+        self._claim: TablesClaim | None = None
+        """:attr:`keep` claimed while the host runs: a second host with the same directory keeps its own apart."""
         self.problems: list[str] = []
         """One sentence for each saved table that could not be offered again at the start (moved aside)."""
         self.prepared_host: Callable[[LobbyTable], TableHost | None] | None = None
@@ -553,6 +557,11 @@ class LanServer:
         sockets = self._server.sockets
         self.port = int(sockets[0].getsockname()[1]) if sockets else port
         log.info("listening on %s port %d", host or "every address", self.port)
+        if self.keep is not None and self._claim is None:
+            asked, self._claim = self.keep, claim_tables_dir(self.keep)
+            self.keep = self._claim.path
+            if self.keep != asked:
+                log.info("another host keeps its tables in %s: this one keeps them in %s", asked, self.keep)
         self._restore_all()
         return self.port
 
@@ -658,6 +667,9 @@ class LanServer:
             journals = self._journals
             if not await asyncio.get_running_loop().run_in_executor(None, journals.close, timeout):
                 log.warning("the tables' last moves could not all be saved in %.0f s", timeout)
+        if self._claim is not None:  # (once the journals are written: the next host may take them)
+            self._claim.release()
+            self._claim = None
 
     # -- the handshake ----------------------------------------------------------------------------------------
     def welcome(self, conn: Connection, hello: p.Hello) -> Player | None:

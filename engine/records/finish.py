@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import ParlourError
 from engine.records.paths import one_line, write_atomically
@@ -20,6 +20,9 @@ from engine.records.replays import keep_replay
 from engine.records.saves import dumps_match, remove_save
 from engine.records.seen import SeenRecord, keep_seen
 from engine.table import Table
+
+if TYPE_CHECKING:
+    from engine.records.stats import HeldGame
 
 __all__ = ["Finished", "Keeper", "finish_match", "finish_seen"]
 
@@ -35,6 +38,9 @@ class Finished:
     problems: list[str] = field(default_factory=list)
     counted: bool = True
     """False when the statistics said a problem (the game may wait in their queue file, :mod:`engine.records.stats`)."""
+    held: HeldGame | None = None
+    """The game, when it could be neither counted nor kept in the statistics' queue file (a full disk): whoever
+    holds it counts it later (:func:`~engine.records.stats.count_held`), or it is lost."""
 
 
 def finish_match(
@@ -54,16 +60,18 @@ def finish_match(
         replay = None
         problems.append(f"The replay of this game could not be kept ({one_line(err.strerror or str(err))}).")
     counted = True
+    held = None
     if seat is not None and count:
-        from engine.records.stats import record_game
+        from engine.records.stats import count_game, played_at_table
 
-        problem = record_game(table, seat, replay=replay, wait=wait)
-        if problem is not None:
-            problems.append(problem)
+        counting = count_game(played_at_table(table, seat), replay=replay, wait=wait)
+        if counting.problem is not None:
+            problems.append(counting.problem)
             counted = False
+            held = counting.held
     if save is not None and replay is not None:
         remove_save(save)
-    return Finished(replay, problems, counted)
+    return Finished(replay, problems, counted, held)
 
 
 def finish_seen(record: SeenRecord, directory: Path | None = None, stats: Path | None = None) -> Finished:
@@ -106,8 +114,9 @@ class Keeper:
     ``tell(sentence)`` is called on the keeper's thread (holding no lock; it must not wait for a screen either) the
     first time a kind of write fails (the save, the replay, the statistics) and again only once that kind has worked
     since: a full or read-only data directory is said once, not at every move. A save that failed is written again
-    at the next move; a replay that could not be kept, or games waiting in the statistics' queue, are tried again
-    every :data:`RETRY_EVERY` seconds and at :meth:`close`. ``write(path, text)`` writes a save (by default
+    at the next move; a replay that could not be kept, games waiting in the statistics' queue, and games that could
+    be neither counted nor queued (a full disk: the keeper holds them in memory) are tried again every
+    :data:`RETRY_EVERY` seconds and at :meth:`close`. ``write(path, text)`` writes a save (by default
     :func:`~engine.records.paths.write_atomically`; a test gives one that fails as a full disk would)."""
 
     def __init__(
@@ -132,6 +141,8 @@ class Keeper:
         """Finished matches whose replay could not be kept yet (with the seat to count them for)."""
         self._stats_waiting = False
         """Games wait in the statistics' queue file (written there by this keeper)."""
+        self._held: list[HeldGame] = []
+        """Finished games that could be neither counted nor queued (a full disk): held here, tried again."""
         self.problems: list[str] = []
         """Every sentence told, in order (also logged)."""
 
@@ -167,7 +178,7 @@ class Keeper:
         """Write what is asked (one more try of what waits to be retried), within ``timeout``; then take nothing
         more. False if the writes were not done by then (the thread, a daemon, never keeps a process alive)."""
         with self._changed:
-            if not self._closed and (self._retries or self._stats_waiting):
+            if not self._closed and self._waiting():
                 self._queue.append(("retry", None, _NO_TABLE, 0))
                 if self._thread is None:
                     self._thread = threading.Thread(target=self._run, name="parlour-keeper", daemon=True)
@@ -175,6 +186,10 @@ class Keeper:
                 self._changed.notify_all()
             self._closed = True
         return self.flush(timeout)
+
+    def _waiting(self) -> bool:
+        """Is a write waiting to be tried again (a replay, a game to count)?"""
+        return bool(self._retries or self._stats_waiting or self._held)
 
     @property
     def failing(self) -> frozenset[str]:
@@ -188,7 +203,7 @@ class Keeper:
                 while not self._queue:
                     if self._closed:
                         return
-                    if self._retries or self._stats_waiting:
+                    if self._waiting():
                         if not self._changed.wait(self.retry_every) and not self._queue:
                             self._queue.append(("retry", None, _NO_TABLE, 0))
                     else:
@@ -235,7 +250,11 @@ class Keeper:
             from engine.records.stats import pending_path
 
             self._stats_waiting = pending_path(stats_path()).exists()  # (else nothing to count later)
-            self._failed("stats", problems[-1])
+            problem = problems[-1]
+            if done.held is not None:
+                self._held.append(done.held)
+                problem = f"{problem.removesuffix('.')}; Parlour holds it and tries again while it runs."
+            self._failed("stats", problem)
         elif count:
             self._worked("stats")
 
@@ -244,12 +263,20 @@ class Keeper:
         for table, seat in retries:
             # Counted already (or queued) the first time; the save is not touched again: it may be the next match's.
             self._finish(table, seat, None, count=False)
-        if self._stats_waiting:
-            from engine.records.stats import count_pending
+        from engine.records.stats import count_held, count_pending
 
-            if count_pending(wait=self.stats_wait) is None:
-                self._stats_waiting = False
-                self._worked("stats")
+        held, self._held = self._held, []
+        was_waiting = bool(held) or self._stats_waiting
+        for game in held:
+            counting = count_held(game, wait=self.stats_wait)
+            if counting.held is not None:
+                self._held.append(counting.held)  # (still neither counted nor queued: held on)
+            elif counting.problem is not None:
+                self._stats_waiting = True  # queued now: counted with the others
+        if self._stats_waiting and count_pending(wait=self.stats_wait) is None:
+            self._stats_waiting = False
+        if was_waiting and not self._held and not self._stats_waiting:
+            self._worked("stats")
 
     def _failed(self, kind: str, sentence: str) -> None:
         with self._changed:

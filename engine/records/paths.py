@@ -7,7 +7,8 @@ the real one), else ``platformdirs.user_data_dir("parlour")``. In it:
   ``autosave-3.json`` ... those of other Parlours running at the same time: each running Parlour owns one save
   (:func:`autosave_path`), locked through its ``.lock`` file beside it for as long as the process lives;
 - ``host/<CODE>.jsonl``: each table a LAN host is running, its journal under its table code (``<CODE>.json``: a
-  whole-file save of an earlier version, still read);
+  whole-file save of an earlier version, still read); the host claims the directory for as long as it runs
+  (:func:`claim_tables_dir`), and a second host started meanwhile keeps its own in ``host-2/``;
 - ``host.log``: the log of a LAN host started in the background;
 - ``replays/*.jsonl``: every finished match (:mod:`engine.records.replays`);
 - ``stats.sqlite3``: the statistics (:mod:`engine.records.stats`), and ``stats-pending.jsonl``: games waiting to
@@ -23,6 +24,8 @@ Every reader opens its file with :func:`open_regular` (or :func:`read_regular`):
 never one larger than the reader's cap. A FIFO, a directory, a socket or a device in a file's place is refused
 before a byte is read (it is opened without blocking, so a FIFO with no writer never hangs the start), with a
 :class:`NotAFileError` whose message is the clause to tell; a file over the cap is a :class:`TooLargeError`.
+Every file appended to (the statistics' queue, a LAN host's journals, its log) is opened with
+:func:`open_appending`, which refuses the same things the same way (a FIFO with no reader never hangs the writer).
 
 >>> import os, tempfile
 >>> with tempfile.TemporaryDirectory() as where:
@@ -161,9 +164,14 @@ def _claim_save(where: Path) -> _Claim:
 def _lock(save: Path) -> int | None:
     """The lock file of ``save``, open and locked by this process; None when another process holds it, or it is
     not a regular file (that save is left alone). OSError when no lock can be taken in its directory."""
+    return _take_lock(save.with_name(save.name + LOCK_SUFFIX))
+
+
+def _take_lock(path: Path) -> int | None:
+    """The lock file ``path``, open and locked by this process (see :func:`_lock`)."""
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        handle = os.open(save.with_name(save.name + LOCK_SUFFIX), flags, 0o600)
+        handle = os.open(path, flags, 0o600)
     except OSError as err:
         if err.errno in (errno.EISDIR, errno.ELOOP, errno.ENXIO) or os.path.lexists(err.filename or ""):
             return None  # something else is there (a directory, a link, a socket, another user's file)
@@ -206,6 +214,61 @@ def host_save_path(code: str) -> Path:
     if not isinstance(code, str) or not _CODE.match(code):
         raise OptionError(f"a table code is a few letters, not {echo(code, 40)}")
     return host_dir() / f"{code.upper()}.json"
+
+
+MAX_HOSTS = 100
+"""LAN hosts running at once with one data directory beyond which no other tables' directory is claimed."""
+HOST_LOCK = ".host.lock"
+"""The lock file in a LAN host's tables' directory, locked by the host that keeps its tables there."""
+
+
+@dataclass(frozen=True)
+class TablesClaim:
+    """The directory a running LAN host keeps its tables' journals in (:func:`claim_tables_dir`)."""
+
+    path: Path
+    handle: int | None
+    """The open lock file, locked by this process (None: no lock could be taken there); closed by :meth:`release`."""
+
+    def release(self) -> None:
+        """Let the directory go (the host has stopped, its journals written): the next host may claim it."""
+        if self.handle is not None:
+            os.close(self.handle)
+
+
+def claim_tables_dir(keep: Path) -> TablesClaim:
+    """The directory a LAN host asked to keep its tables in ``keep`` keeps them in, claimed for as long as it runs
+    (through its :data:`HOST_LOCK`; a host killed with SIGKILL lets go too), so two hosts with one data directory
+    never take or overwrite each other's journals.
+
+    Claimed is ``keep`` itself, or when another running host holds it, ``keep-2``, ``keep-3``... : the first free
+    one that holds tables left by a host that stopped (so they are offered again), else the first free one. A
+    directory where no lock can be taken (it cannot be made, its file system has no locks) is ``keep`` unclaimed,
+    as before."""
+    names = [keep, *(keep.with_name(f"{keep.name}-{number}") for number in range(2, MAX_HOSTS + 1))]
+    try:
+        for path in names:  # first the tables left waiting, in order
+            if _holds_tables(path):
+                handle = _take_lock(path / HOST_LOCK)
+                if handle is not None:
+                    return TablesClaim(path, handle)
+        for path in names:
+            path.mkdir(parents=True, exist_ok=True)
+            handle = _take_lock(path / HOST_LOCK)
+            if handle is not None:
+                return TablesClaim(path, handle)
+    except OSError:  # no lock here: kept as before, unclaimed (the journals' own writes say what is wrong)
+        pass
+    return TablesClaim(keep, None)
+
+
+def _holds_tables(path: Path) -> bool:
+    try:
+        return any(
+            entry.suffix in (".json", ".jsonl") and _CODE.match(entry.stem) is not None for entry in path.iterdir()
+        )
+    except OSError:
+        return False
 
 
 def host_saves() -> list[Path]:
@@ -374,6 +437,55 @@ def open_regular(path: Path, limit: int | None = None) -> BinaryIO:
     except BaseException:
         os.close(handle)
         raise
+
+
+_APPEND_FLAGS = (
+    os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def open_appending(path: Path, *, create: bool = True, mode: int = 0o644) -> int:
+    """``path`` opened to append to, as a file descriptor (the caller closes it), if it is a regular file, or made
+    one if nothing is there and ``create``. Every file Parlour appends to is opened here.
+
+    Anything else (a FIFO, a directory, a socket, a device) is a :class:`NotAFileError` whose message is the clause
+    to tell: it is looked at before it is opened, opened without blocking (a FIFO put there meanwhile, with nobody
+    reading it, never hangs the writer) and looked at again once open, through the open file. FileNotFoundError
+    when there is none and not ``create``; another OSError when it cannot be opened."""
+    try:
+        check_regular(path)
+    except FileNotFoundError:
+        if not create:
+            raise
+    try:
+        handle = os.open(path, _APPEND_FLAGS | (os.O_CREAT if create else 0), mode)
+    except OSError as err:
+        if err.errno == errno.EISDIR:
+            raise NotAFileError(kind_of(stat.S_IFDIR)) from None
+        if err.errno in (errno.ENXIO, errno.ENODEV, errno.EOPNOTSUPP):  # (a FIFO nobody reads, a socket)
+            try:
+                found = os.stat(path).st_mode
+            except OSError:
+                raise err from None
+            if not stat.S_ISREG(found):
+                raise NotAFileError(kind_of(found)) from None
+        raise
+    try:
+        _check_status(os.fstat(handle), None)
+        if _APPEND_FLAGS & getattr(os, "O_NONBLOCK", 0):
+            os.set_blocking(handle, True)  # (a regular file never blocks; this only leaves the flag as usual)
+    except BaseException:
+        os.close(handle)
+        raise
+    return handle
+
+
+def write_all(handle: int, data: bytes) -> None:
+    """Write all of ``data`` to the open file ``handle``: a write cut short (the disk filled up, a file size limit)
+    is followed by another, which raises the OSError that says why; never a part of it written in silence."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(handle, view) :]
 
 
 def read_regular(path: Path, limit: int) -> bytes:

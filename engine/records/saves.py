@@ -59,8 +59,10 @@ from engine.records.paths import (
     UnreadableError,
     move_aside,
     one_line,
+    open_appending,
     read_regular,
     size_words,
+    write_all,
     write_atomically,
 )
 from engine.records.record import FormatError, Header, RecordError, read_action, rebuild
@@ -433,8 +435,8 @@ class Journals:
         try:
             handle = self._handles.get(path)
             if handle is None:  # (no O_CREAT: a journal is made whole by begin, or not at all)
-                handle = self._handles[path] = os.open(path, os.O_WRONLY | os.O_APPEND)
-            os.write(handle, "".join(lines).encode("utf-8"))
+                handle = self._handles[path] = open_appending(path, create=False)
+            write_all(handle, "".join(lines).encode("utf-8"))
         except OSError as err:
             self._failed(path, err)
 

@@ -36,7 +36,8 @@ The database:
   directory) is not lost: its row waits in a queue file beside the database (``stats-pending.jsonl``, one JSON
   object a line, :func:`pending_path`) and is counted by the next write that succeeds (:func:`record_game`, or
   :func:`count_pending` on its own), in the same transaction as that write. A queued line that is damaged or not a
-  row of the schema is skipped (logged), never counted.
+  row of the schema is skipped (logged), never counted. Something other than a file where the queue goes (a FIFO,
+  a directory, a device) is never waited on: it is moved aside, and the game queued in a new file.
 
 >>> import tempfile
 >>> from engine.table import Table
@@ -58,7 +59,6 @@ import logging
 import math
 import os
 import sqlite3
-import stat
 import time
 from collections.abc import Callable, Sequence
 from contextlib import closing
@@ -78,7 +78,10 @@ from engine.records.paths import (
     check_regular,
     move_aside,
     one_line,
+    open_appending,
+    read_regular,
     stats_path,
+    write_all,
 )
 from engine.records.seen import SeenRecord
 from engine.registry import entries, figures_of, get_entry, listing_of_game, named
@@ -126,6 +129,13 @@ class StatsError(ParlourError):
     """The statistics cannot be used (a newer schema, a directory that cannot be written); one sentence."""
 
     code = "bad_stats"
+
+
+class StatsBusy(StatsError):
+    """The statistics are held by another process (a Parlour counting a game, a program with the file open in a
+    transaction) for longer than the reader's wait: nothing is wrong with them, they can be read a moment later."""
+
+    code = "stats_busy"
 
 
 # -- each game's figures -----------------------------------------------------------------------------------------
@@ -381,6 +391,8 @@ def _open(path: Path, wait: float | None = None) -> tuple[sqlite3.Connection, st
     except _UnknownSchema as err:
         raise StatsError(f"The statistics file {path} cannot be used ({one_line(str(err))}).") from None
     except (sqlite3.Error, OSError) as err:
+        if _is_busy(err):
+            raise _Busy(_busy(path), err) from None
         raise _Unavailable(f"The statistics file {path} cannot be used ({one_line(str(err))}).", err) from None
 
 
@@ -390,6 +402,19 @@ class _Unavailable(StatsError):
     def __init__(self, message: str, cause: Exception) -> None:
         super().__init__(message)
         self.cause = cause
+
+
+class _Busy(_Unavailable, StatsBusy):
+    """Locked by another process beyond the wait (a write queues its game; a reader says it is busy)."""
+
+
+def _is_busy(err: BaseException) -> bool:
+    code = (getattr(err, "sqlite_errorcode", 0) or 0) & 0xFF
+    return isinstance(err, sqlite3.OperationalError) and code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _busy(path: Path) -> str:
+    return f"The statistics file {path} is busy (another program is writing it), so it cannot be read this moment."
 
 
 # -- writing -------------------------------------------------------------------------------------------------------
@@ -529,6 +554,35 @@ def record_played(
     played: Played, *, replay: Path | None = None, path: Path | None = None, wait: float | None = None
 ) -> str | None:
     """Count ``played`` (see :func:`record_game`)."""
+    return count_game(played, replay=replay, path=path, wait=wait).problem
+
+
+@dataclass(frozen=True)
+class HeldGame:
+    """A finished game that could be neither counted nor kept in the queue file (a full disk, a directory that
+    cannot be written): whoever holds it in memory gives it to :func:`count_held` later, and it is counted then as
+    it would have been when it ended."""
+
+    where: Path
+    """The statistics it is counted in."""
+    row: Row
+
+
+@dataclass(frozen=True)
+class Counting:
+    """What became of a game given to be counted (:func:`count_game`, :func:`count_held`)."""
+
+    problem: str | None
+    """None when it is counted (or was already); else the one sentence to tell the player."""
+    held: HeldGame | None = None
+    """The game, when it was neither counted nor queued: to be given to :func:`count_held` later (else it is lost)."""
+
+
+def count_game(
+    played: Played, *, replay: Path | None = None, path: Path | None = None, wait: float | None = None
+) -> Counting:
+    """Count ``played`` as :func:`record_played` does, and say whether it was kept: counted, waiting in the queue
+    file, or neither (then :attr:`Counting.held` is the game, to count later with :func:`count_held`)."""
     row: Row = (
         played.match,
         datetime.datetime.now(datetime.UTC).isoformat(),
@@ -545,16 +599,26 @@ def record_played(
         played.seed,
         None if replay is None else str(replay),
     )
-    where = stats_path() if path is None else path
+    return _count_row(stats_path() if path is None else path, row, wait)
+
+
+def count_held(game: HeldGame, *, wait: float | None = None) -> Counting:
+    """Try again to count a game neither counted nor queued before: counted now, queued now, or still held."""
+    return _count_row(game.where, game.row, wait)
+
+
+def _count_row(where: Path, row: Row, wait: float | None) -> Counting:
     try:
-        return _write(where, [row], wait)
+        return Counting(_write(where, [row], wait))
     except _Unavailable as err:
         cause = err.cause
-        return _queue(where, row, one_line(getattr(cause, "strerror", None) or str(cause)))
+        reason = one_line(getattr(cause, "strerror", None) or str(cause))
     except StatsError as err:  # (a newer schema: left alone, not queued for it)
-        return str(err)
+        return Counting(str(err))
     except (sqlite3.Error, OSError) as err:
-        return _queue(where, row, one_line(str(err)))
+        reason = one_line(str(err))
+    problem, queued = _queue(where, row, reason)
+    return Counting(problem, None if queued else HeldGame(where, row))
 
 
 def count_pending(path: Path | None = None, *, wait: float | None = None) -> str | None:
@@ -587,8 +651,8 @@ def _write(where: Path, rows: list[Row], wait: float | None) -> str | None:
                 conn.execute(_INSERT, row)
             # Under the database's write lock, so two processes never take the same queue; a row queued while
             # this one reads is never lost (_queue writes it again to a queue file that is still there).
-            taken = _take_queue(pending_path(where))
-            for row in _queued_rows(taken):
+            queued, taken = _queued_rows(_take_queue(pending_path(where)))
+            for row in queued:
                 conn.execute(_INSERT, row)
             conn.execute("COMMIT")
         except BaseException:
@@ -634,18 +698,32 @@ def _take_queue(pending: Path) -> list[Path]:
     return taken
 
 
-def _queued_rows(files: list[Path]) -> list[Row]:
+def _queued_rows(files: list[Path]) -> tuple[list[Row], list[Path]]:
+    """The rows of the queue files taken, and those of the files read (to remove once the rows are counted).
+
+    A file that is not a regular one, or larger than :data:`MAX_QUEUE_BYTES`, is moved aside (never waited on,
+    never deleted); one that cannot be read now stays, to be counted by a later write."""
     rows: list[Row] = []
+    read: list[Path] = []
     for file in files:
         try:
-            info = file.stat()
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_QUEUE_BYTES:
-                log.warning("the statistics queue %s is not a file of games: skipped", file)
-                continue
-            raw = file.read_bytes()
+            raw = read_regular(file, MAX_QUEUE_BYTES)
+        except UnreadableError as err:
+            try:
+                aside = move_aside(file)
+            except OSError:
+                aside = None
+            log.warning(
+                "the statistics queue %s is not a file of games (%s): %s",
+                file,
+                err,
+                f"moved to {aside.name}" if aside else "skipped",
+            )
+            continue
         except OSError as err:
             log.warning("the statistics queue %s could not be read (%s)", file, one_line(str(err)))
             continue
+        read.append(file)
         for number, line in enumerate(raw.split(b"\n"), start=1):
             if not line.strip():
                 continue
@@ -654,7 +732,7 @@ def _queued_rows(files: list[Path]) -> list[Row]:
                 log.warning("line %d of the statistics queue %s is not a game: skipped", number, file.name)
             else:
                 rows.append(row)
-    return rows
+    return rows, read
 
 
 _TEXT = ("match", "finished_at", "game", "preset", "level")
@@ -690,18 +768,31 @@ def _queued_row(line: bytes) -> Row | None:
     return tuple(data[key] for key in _COLUMNS)
 
 
-def _queue(where: Path, row: Row, reason: str) -> str:
-    """Keep ``row`` in the queue file to be counted later; the sentence that tells the player either way."""
+def _queue(where: Path, row: Row, reason: str) -> tuple[str, bool]:
+    """Keep ``row`` in the queue file to be counted later; the sentence that tells the player either way, and
+    whether it is kept there.
+
+    Something other than a file where the queue goes (a FIFO, a directory: :func:`open_appending` refuses it
+    without waiting on it) is moved aside, and the game queued in a new file."""
     pending = pending_path(where)
     line = "\n" + json.dumps(dict(zip(_COLUMNS, row, strict=True)), ensure_ascii=False, separators=(",", ":"))
+    moved = ""
+    queued = False
     try:
         # The newline first: a line cut short by a full disk never runs into the next one.
         for _ in range(3):
             pending.parent.mkdir(parents=True, exist_ok=True)
-            handle = os.open(pending, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
-                os.write(handle, (line + "\n").encode("utf-8"))
+                handle = open_appending(pending)
+            except NotAFileError as err:
+                aside = move_aside(pending)
+                moved = f"; the {pending.name} there was moved to {aside.name} ({err})"
+                log.warning("the statistics queue %s was moved to %s (%s)", pending, aside.name, err)
+                continue
+            try:
+                write_all(handle, (line + "\n").encode("utf-8"))
                 os.fsync(handle)
+                queued = True
                 written = os.fstat(handle).st_ino
             finally:
                 os.close(handle)
@@ -711,15 +802,17 @@ def _queue(where: Path, row: Row, reason: str) -> str:
             except FileNotFoundError:
                 pass
             # A write took the queue meanwhile and may have read it before this line: queued again, counted once.
+        if not queued:
+            raise NotAFileError(f"each time it was looked at, {pending.name} was not a file")
     except OSError as err:
         return (
             f"The game could not be counted in the statistics at {where} ({reason}), "
-            f"nor kept to count later ({one_line(err.strerror or str(err))})."
-        )
+            f"nor kept to count later ({one_line(err.strerror or str(err))}){moved}."
+        ), False
     return (
         f"The statistics at {where} cannot be written now ({reason}): the game waits in {pending.name} "
-        "and is counted at the next game."
-    )
+        f"and is counted at the next game{moved}."
+    ), True
 
 
 # -- reading -------------------------------------------------------------------------------------------------------
@@ -833,7 +926,7 @@ def _damaged(where: Path, skipped: list[tuple[int, str]]) -> str | None:
 _COLUMNS_READ = "game, preset, kind, level, won, shared, score, counts, finished_at"
 
 
-def summary(path: Path | None = None) -> dict[str, Any]:
+def summary(path: Path | None = None, *, wait: float | None = None) -> dict[str, Any]:
     """Every group's figures as JSON data: ``{"schema", "path", "games", "skipped", "problem", "groups": [...]}``.
 
     A group is one game, preset, kind (``local``, ``lan``) and ``level`` (its opponents); ``opponents`` says them in
@@ -843,7 +936,8 @@ def summary(path: Path | None = None) -> dict[str, Any]:
     object of whole numbers...): a row that does not fit is left out, counted in ``skipped``, and ``problem`` says
     so in one sentence (with the one that says a file that could not be used was moved aside, if it was).
 
-    A missing file is no games (and is not created). StatsError (one sentence) when the file cannot be read."""
+    A missing file is no games (and is not created). StatsError (one sentence) when the file cannot be read;
+    StatsBusy when another process holds it for longer than ``wait`` seconds (default :data:`BUSY_TIMEOUT_MS`)."""
     where = stats_path() if path is None else path
     out: dict[str, Any] = {
         "schema": SCHEMA,
@@ -856,12 +950,14 @@ def summary(path: Path | None = None) -> dict[str, Any]:
     if not (where.exists() or where.is_symlink()):
         return out
     try:
-        conn, problem = _open(where)
+        conn, problem = _open(where, wait)
         with closing(conn):
             rows = conn.execute(f"SELECT id, {_COLUMNS_READ} FROM games ORDER BY id").fetchall()
-    except sqlite3.Error as err:
-        raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
-    except OSError as err:
+    except _Busy as err:
+        raise StatsBusy(str(err)) from None
+    except (sqlite3.Error, OSError) as err:
+        if _is_busy(err):
+            raise StatsBusy(_busy(where)) from None
         raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
     grouped: dict[tuple[str, str, str, str], list[tuple[int, int, float, dict[str, int]]]] = {}
     skipped: list[tuple[int, str]] = []
@@ -926,22 +1022,34 @@ def _group(key: tuple[str, str, str, str], games: list[tuple[int, int, float, di
 
 
 def history(
-    game: str, preset: str, level: str, path: Path | None = None, limit: int = 1000, *, kind: str = "local"
+    game: str,
+    preset: str,
+    level: str,
+    path: Path | None = None,
+    limit: int = 1000,
+    *,
+    kind: str = "local",
+    wait: float | None = None,
 ) -> list[dict[str, Any]]:
     """One group's games, oldest first (the last ``limit``): ``finished_at``, ``won``, ``score`` and the counts —
-    what a chart of the win rate over time or a histogram of results is drawn from."""
+    what a chart of the win rate over time or a histogram of results is drawn from. StatsBusy as :func:`summary`
+    says."""
     where = stats_path() if path is None else path
     if not (where.exists() or where.is_symlink()):
         return []
     try:
-        conn, _ = _open(where)
+        conn, _ = _open(where, wait)
         with closing(conn):
             rows = conn.execute(
                 f"SELECT {_COLUMNS_READ} FROM games WHERE game = ? AND preset = ? AND kind = ? "
                 "AND level = ? ORDER BY id DESC LIMIT ?",
                 (game, preset, kind, level, limit),
             ).fetchall()
+    except _Busy as err:
+        raise StatsBusy(str(err)) from None
     except (sqlite3.Error, OSError) as err:
+        if _is_busy(err):
+            raise StatsBusy(_busy(where)) from None
         raise StatsError(f"The statistics file {where} cannot be read ({one_line(str(err))}).") from None
     games = []
     for found in reversed(rows):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -87,3 +87,13 @@ def record_many(path: str, tag: str, games: int, start: Any) -> list[str]:
 
 def writer(path: str, tag: str, games: int, start: Any, out: Any) -> None:
     out.put((tag, record_many(path, tag, games, start)))
+
+
+async def until(pilot: Any, condition: Callable[[], bool], tries: int = 3000) -> bool:
+    """Let the app under ``pilot`` run until ``condition`` holds (True) or ``tries`` pauses of 10 ms have passed
+    (False): what a thread of the app reads (the statistics screen's) is waited for with a bound, never a clock."""
+    for _ in range(tries):
+        if condition():
+            return True
+        await pilot.pause(0.01)
+    return condition()

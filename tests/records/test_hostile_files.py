@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from records_helpers import bot_match, play_out
+from records_helpers import bot_match, play_out, until
 from textual.widgets import DataTable, Static
 
 from engine.records.paths import (
@@ -367,6 +367,7 @@ async def test_the_statistics_screen_shows_the_rows_that_can_be_read() -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, StatsScreen)
+        assert await until(pilot, lambda: not screen.reading)
         assert screen.query_one(DataTable).row_count == 1
         assert "4 rows" in str(screen.query_one("#stats-note", Static).render())
 

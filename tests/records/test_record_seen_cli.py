@@ -5,10 +5,11 @@ steps through it, ``--check`` checks it (exit 0, 1 with the first difference, 2 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
-from records_helpers import bot_match, play_out
+from records_helpers import bot_match, play_out, until
 from test_record_seen import host_replay, lines_of, seen_of, write_lines
 from textual.widgets import DataTable, Sparkline, Static
 
@@ -147,12 +148,32 @@ async def test_the_statistics_screen_shows_a_lan_row_apart_with_its_own_charts()
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, StatsScreen)
+        assert await until(pilot, lambda: not screen.reading and screen.charted == 0)
         table = screen.query_one(DataTable)
         rows = [[str(cell) for cell in table.get_row_at(n)] for n in range(table.row_count)]
         assert [(row[2], row[3]) for row in rows] == [("easy", "1"), ("LAN: bots: easy x2", "2")]
         await pilot.press("down")
-        await pilot.pause()
+        assert await until(pilot, lambda: screen.charted == 1)
         lan_group = summary()["groups"][1]
         games = history("big2", lan_group["preset"], lan_group["level"], kind="lan")
         assert len(games) == 2 and screen.query_one(Sparkline).data == running_rates(games)
         assert "LAN: bots: easy x2 (2 games)" in str(screen.query_one("#stats-rate-label", Static).render())
+
+
+@pytest.mark.parametrize(
+    ("kind", "words"),
+    [("fifo", "a FIFO (a named pipe)"), ("directory", "a directory"), ("device", "a device")],
+)
+def test_a_replay_that_is_not_a_file_is_said_as_what_it_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str, words: str
+) -> None:
+    path = tmp_path / "odd.jsonl"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+    else:
+        path.symlink_to("/dev/zero")
+    for check in ((), ("--check",)):
+        code, out, err = run(capsys, "replay", str(path), *check)
+        assert (code, out) == (2, "") and err == f"parlour: {path} is not a replay: it is {words}, not a file\n"

@@ -3,7 +3,7 @@ opponents' level, and the chosen row's win rate over time and histogram of resul
 
 from __future__ import annotations
 
-from records_helpers import bot_match, play_out
+from records_helpers import bot_match, play_out, until
 from textual.widgets import DataTable, Static
 
 from engine.records.stats import history, record_game, summary
@@ -26,6 +26,7 @@ async def test_the_statistics_screen_shows_every_group_and_its_charts() -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, StatsScreen)
+        assert await until(pilot, lambda: not screen.reading and screen.charted == 0)
         table = screen.query_one(DataTable)
         assert table.row_count == 2
         rows = [[str(cell) for cell in table.get_row_at(n)] for n in range(2)]
@@ -49,7 +50,10 @@ async def test_no_games_yet_is_said_in_words() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         app.show_stats()
         await pilot.pause()
-        assert "No games finished yet" in str(app.screen.query_one("#stats-note", Static).render())
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        assert await until(pilot, lambda: not screen.reading)
+        assert "No games finished yet" in str(screen.query_one("#stats-note", Static).render())
 
 
 async def test_the_statistics_screen_fits_80_columns_and_says_its_plurals() -> None:
@@ -57,12 +61,9 @@ async def test_the_statistics_screen_fits_80_columns_and_says_its_plurals() -> N
     app = ParlourApp(pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         app.show_stats()
-        for _ in range(600):  # (a bounded wait for the screen and its rows)
-            if isinstance(app.screen, StatsScreen) and any(t.row_count for t in app.screen.query(DataTable)):
-                break
-            await pilot.pause(0.05)
         screen = app.screen
         assert isinstance(screen, StatsScreen)
+        assert await until(pilot, lambda: not screen.reading and screen.charted == 0)
         table = screen.query_one(DataTable)
         await pilot.pause()
         assert table.virtual_size.width <= table.size.width, "a column cut at 80"

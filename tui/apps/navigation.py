@@ -2,7 +2,8 @@
 
 :class:`Navigation` is mixed into both apps (local play and LAN play), so the same keys do the same thing on every
 screen: ``q`` (and ``ctrl+q``) quits, ``m`` goes back to the menu (or the lobby) from a table, each asking first
-while a match is in progress (not a spectator, who leaves nothing behind); ``?`` shows every key of the screen. A
+while a match is in progress (not a spectator, who leaves nothing behind); ``?`` shows every key of the screen;
+``ctrl+c`` says how to quit, and what becomes of the match. A
 screen that needs one of those letters for itself (the Joker dialog names the Queen with ``q``) binds it, and its
 own binding wins; ``ctrl+q`` still quits.
 """
@@ -66,6 +67,17 @@ class Navigation:
             self.push_screen(KeysScreen(self.screen, shared_keys(SESSION_BINDINGS), TABLE_TITLES))
         else:
             self.push_screen(KeysScreen(self.screen))
+
+    def action_help_quit(self: Any) -> None:
+        """``ctrl+c``, which Textual binds to this action: it never quits a Textual app (it copies in a text field), so
+        a player who presses it out of habit is told, in a notice, how to quit and what becomes of the match.
+        (Textual's own version names a key only if one is bound to its ``quit`` action, and ``q`` asks first.)"""
+        table = table_in_stack(self)
+        if table is not None and table.in_progress and not table.watching:
+            text = f"q quits (ctrl+q too), asking first. {self.LEAVE_DETAIL}"
+        else:
+            text = "q quits Parlour (ctrl+q too)."
+        self.notify(text, title="Ctrl+C does not quit", markup=False)
 
     def action_leave(self: Any, where: Where) -> None:
         """Quit, or go back to the menu; while a match is in progress, ask first."""
