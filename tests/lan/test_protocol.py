@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import ERRORS
@@ -287,7 +287,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # (cores busy)
 @given(
     st.sampled_from(sorted(p.CLIENT_MESSAGES)),
     st.dictionaries(
