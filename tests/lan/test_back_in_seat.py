@@ -89,6 +89,26 @@ async def test_a_client_killed_mid_turn_is_back_in_its_seat_at_once(tmp_path: Pa
         assert server.players["bob"].name == "Bob" and server.tables[code].seats[0].player is server.players["bob"]
 
 
+async def test_a_frozen_client_s_connection_is_replaced_by_the_one_started_again(tmp_path: Path) -> None:
+    """The client's machine froze (SIGSTOP): its connection looks alive to the host, which has seen no close. The
+    player starts ``parlour join`` again (same data directory) and is back in the seat; the old connection is told
+    it was replaced and dropped."""
+    async with running(seed=4) as server:
+        code, bob = await seated_mid_turn(server, tmp_path)
+        old = server.players["bob"].conn
+        assert old is not None
+        bob.send_signal(signal.SIGSTOP)
+        try:
+            said = await back_again(server, tmp_path)
+            assert said == {"resumed": True, "table": code, "seat": 0, "legal": said["legal"]}
+            assert isinstance(said["legal"], int) and said["legal"] > 0, "still Bob's turn, and his to play"
+            assert old.closing and old.player is None, "the frozen connection is no longer Bob's"
+            assert server.tables[code].seats[0].player is server.players["bob"]
+        finally:
+            bob.send_signal(signal.SIGKILL)
+            await bob.wait()
+
+
 async def test_a_seat_a_bot_took_over_is_handed_back_at_once(tmp_path: Path) -> None:
     async with running(seed=4, takeover_after=0.2) as server:
         code, bob = await seated_mid_turn(server, tmp_path)
