@@ -97,7 +97,7 @@ async def test_the_question_speaks_of_your_seat_only_when_you_have_one(hosting: 
             await until(lambda: isinstance(app.screen, ChoiceScreen))
             seated = app.screen
             assert isinstance(seated, ChoiceScreen)
-            assert f"your seat waits 2 minutes for you (parlour join 127.0.0.1:{port} --name Ann takes you back" in (
+            assert f"your seat waits 2 minutes for you (parlour join 127.0.0.1:{port} --name Ann takes you back;" in (
                 seated.detail
             ), seated.detail
             await pilot.press("s")

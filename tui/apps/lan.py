@@ -280,14 +280,14 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
             server = self.hosting.host.server
             if self._my_seat_in_play():
                 yours = (
-                    f"; your seat waits {_seconds(server.resume_window)} for you ({self._join_again()} takes you back "
-                    f"to it; a computer player plays it after {_seconds(server.takeover_after)}, and a table with "
-                    "nobody else at it then ends)"
+                    f"; your seat waits {_seconds(server.resume_window)} for you ({self._join_again()} takes you "
+                    f"back; a bot plays it after {_seconds(server.takeover_after)}, and a table with nobody else at "
+                    "it then ends)"
                 )
             else:
                 yours = ""
             detail = (
-                "Keep serving: the host goes on in the background and everybody at the tables comes back to it by "
+                "Keep serving: the host goes on in the background, and everybody comes back to it by "
                 f"themselves{yours}.\n"
                 "Keep for the next start: the host stops, everybody is disconnected, and the next parlour host "
                 "offers the tables again where they stopped.\n"
