@@ -6,22 +6,14 @@ the table again; after SIGKILL nothing can be said, but the next host offers the
 from __future__ import annotations
 
 import asyncio
-import fcntl
-import os
-import pty
 import re
-import select
 import signal
-import struct
-import subprocess
-import sys
-import termios
-import threading
 from pathlib import Path
 
 import pytest
 from lan_helpers import WAIT, running
-from terminal import CLI, ROOT, clean_env, plain
+from pty_helpers import OnTerminal
+from terminal import plain
 
 from engine.lan.client import LanClient
 
@@ -29,71 +21,17 @@ LEAVE_ALTERNATE_SCREEN = b"\x1b[?1049l"
 MOUSE_OFF = b"\x1b[?1000l"
 
 
-class HostApp:
-    """``parlour host --bind 127.0.0.1 --port 0 --name Hal`` on a pseudo-terminal; what it writes is read on a
-    thread of its own."""
+class HostApp(OnTerminal):
+    """``parlour host --bind 127.0.0.1 --port 0 --name Hal``."""
 
     def __init__(self, data: Path) -> None:
-        self.controller, terminal = pty.openpty()
-        fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        args = ["host", "--bind", "127.0.0.1", "--port", "0", "--name", "Hal"]
-        self.child = subprocess.Popen(
-            [sys.executable, "-c", CLI, *args],
-            stdin=terminal,
-            stdout=terminal,
-            stderr=terminal,
-            cwd=ROOT,
-            env=clean_env(PARLOUR_DATA_DIR=str(data), PARLOUR_BOT_PROCESS="0"),
-            start_new_session=True,
-        )
-        os.close(terminal)
-        self.output = bytearray()
-        self._lock = threading.Lock()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        while True:
-            ready, _, _ = select.select([self.controller], [], [], 0.1)
-            if not ready:
-                if self.child.poll() is not None:
-                    return
-                continue
-            try:
-                chunk = os.read(self.controller, 65536)
-            except OSError:  # every copy of the terminal is closed: the child is done with it
-                return
-            if not chunk:
-                return
-            with self._lock:
-                self.output += chunk
-
-    def written(self) -> bytes:
-        with self._lock:
-            return bytes(self.output)
-
-    async def wait_for(self, text: str) -> str:
-        """Everything written (plain) once ``text`` is among it; bounded."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 6 * WAIT
-        while text not in (shown := plain(self.written().decode(errors="replace"))):
-            assert self.child.poll() is None, shown[-2000:]
-            assert loop.time() < deadline, f"never shown: {text!r} in {shown[-2000:]}"
-            await asyncio.sleep(0.05)  # (a poll's pause: the text is what is waited for)
-        return shown
+        super().__init__(["host", "--bind", "127.0.0.1", "--port", "0", "--name", "Hal"], data)
 
     async def port(self) -> int:
         shown = await self.wait_for("Lobby at Hal")
         found = re.search(r"parlour join 127\.0\.0\.1:(\d+)", shown)
         assert found is not None, shown[-2000:]
         return int(found.group(1))
-
-    def end(self) -> None:
-        if self.child.poll() is None:
-            self.child.kill()
-        self.child.wait(WAIT)
-        self._reader.join(WAIT)
-        os.close(self.controller)
 
 
 async def a_table_in_play(port: int) -> tuple[LanClient, str, str]:
@@ -128,7 +66,7 @@ async def test_sigterm_keeps_the_tables_says_restarting_and_gives_the_terminal_b
         assert bye["reason"] == "restarting", bye
         await ann.close()
         status = await asyncio.to_thread(app.child.wait, WAIT)
-        app._reader.join(WAIT)
+        app.reader.join(WAIT)
         tail = app.written()[before:]
         assert status == 0, plain(tail.decode(errors="replace"))[-2000:]
         assert LEAVE_ALTERNATE_SCREEN in tail and MOUSE_OFF in tail, "the terminal is given back"
