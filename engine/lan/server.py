@@ -730,7 +730,8 @@ class LanServer:
     # -- let back in by name ----------------------------------------------------------------------------------
     def _ask(self, conn: Connection, kept: Player, name: str) -> None:
         """``conn`` gave the name of ``kept``, away from a seat in play, without its token: ask someone at the table
-        (its creator, else the host's own player, else another person there) whether it is them."""
+        (its creator, else the host's own player, else another person seated there; never a mere watcher, since
+        anybody may watch) whether it is them."""
         table = kept.table
         assert table is not None and kept.seat is not None
         if any(ask.player is kept for ask in self._asks.values()):
@@ -784,7 +785,9 @@ class LanServer:
             return table.creator
         if owner is not None and owner is not kept and owner.conn is not None and owner.conn.protocol >= 2:
             return owner  # (the host's own player, wherever it is)
-        return next((person for person in table.people() if can(person)), None)
+        # A player seated there, never a watcher: anybody may watch a table, and a stranger watching would let a
+        # friend who gives a player's name into that player's seat.
+        return next((slot.player for slot in table.seats if can(slot.player)), None)
 
     async def wait_let_in(self, conn: Connection) -> Player:
         """Wait (at most ``ask_timeout``) for the answer to ``conn``'s request; its player, or ProtocolError."""

@@ -116,6 +116,26 @@ async def test_nobody_to_ask_is_a_refusal_at_once() -> None:
         assert "token" in error["message"]
 
 
+async def test_a_stranger_watching_the_table_is_never_the_one_asked() -> None:
+    """Anyone may watch a table: a watcher who is neither its creator nor seated there never decides who takes a
+    seat (else a stranger watching, with a friend asking by name, would let the friend into it, cards and all)."""
+    async with running() as server:  # no host's own player to ask
+        ann, bob = await client(server, "Ann", **V2), await client(server, "Bob", **V2)
+        code = await start_table(server, [ann, bob], "big2")
+        await bob.expect("snapshot", WAIT)
+        await ann.close()
+        await bob.close()
+        await until(lambda: all(s["status"] != "connected" for s in server.tables[code].summary()["seats"]))
+        mallory = await client(server, "Mallory", **V2)
+        await mallory.send({"type": "spectate", "table": code})
+        await mallory.expect("snapshot", WAIT)
+        friend = await hello(server, "bob", ask=True, **V2)
+        await refused_with(friend, p.REFUSED)
+        assert all(m["type"] != "asking" for m in mallory.received), "the watcher was asked"
+        assert server.tables[code].summary()["seats"][1]["status"] == "away", "the seat is still Bob's"
+        await mallory.close()
+
+
 async def test_a_version_1_client_that_asks_is_not_asked_for() -> None:
     async with running() as server:
         ann, _, _ = await away_table(server)
