@@ -463,6 +463,7 @@ class LanServer:
         password_tries: int = 5,
         password_window: float = 60.0,
         ask_timeout: float = 60.0,
+        ask_cooldown: float = 30.0,
         password_delay: float = 1.0,
         lines_per_second: float = 1000.0,
         line_burst: float = 2000.0,
@@ -496,12 +497,15 @@ class LanServer:
         self.password_window = password_window
         """``password_tries`` wrong passwords from one address within this many seconds: it must wait the rest."""
         self.ask_timeout = ask_timeout
+        """How long a person asking by name to be let back into a seat waits for an answer."""
+        self.ask_cooldown = ask_cooldown
+        """Seconds an address that was refused must wait before it asks to be let into a seat again (each request
+        opens a dialog over someone's table)."""
         self.password_delay = password_delay
         """Seconds before a wrong password (or slow_down) is answered."""
         self.lines_per_second = lines_per_second
         self.line_burst = line_burst
         """A connection may send ``line_burst`` lines at once, then ``lines_per_second``: past that it waits."""
-        """How long a person asking by name to be let back into a seat waits for an answer."""
         self.owner = owner
         """The name of the host's own player (``parlour host``), asked when nobody at a table can be."""
         # Table codes, seeds and tokens are secret: a seed tells every card to come. A seed given (tests, the
@@ -515,6 +519,8 @@ class LanServer:
         """Wrong passwords (their times) per address, within the last ``password_window`` seconds."""
         self._asks: dict[str, _Ask] = {}
         """Requests to be let back into a seat, by request id."""
+        self._refused: dict[str, float] = {}
+        """When a request to be let back into a seat was last refused, per address (newest last)."""
         self._tables_line: bytes | None = None
         """The ``tables`` message as last made (None: a table changed since)."""
         self._tables_made = 0.0
@@ -736,6 +742,10 @@ class LanServer:
         assert table is not None and kept.seat is not None
         if any(ask.player is kept for ask in self._asks.values()):
             raise p.ProtocolError(p.REFUSED, f"someone is already asking to be let back in as {kept.name}")
+        refused = self._refused.get(conn.address)
+        if refused is not None and time.monotonic() - refused < self.ask_cooldown:
+            wait = math.ceil(self.ask_cooldown - (time.monotonic() - refused))
+            raise p.ProtocolError(p.SLOW_DOWN, f"you were refused a moment ago: try again in {wait} s")
         asked = self._who_decides(table, kept)
         if asked is None:
             raise p.ProtocolError(
@@ -802,6 +812,10 @@ class LanServer:
             if allowed is None:
                 raise p.ProtocolError(p.REFUSED, f"{kept.name} came back with their token, or the host is stopping")
             if not allowed:
+                self._refused.pop(conn.address, None)
+                self._refused[conn.address] = time.monotonic()
+                while len(self._refused) > MAX_ADDRESSES:
+                    del self._refused[next(iter(self._refused))]
                 raise p.ProtocolError(p.REFUSED, f"{ask.asked.name} did not let you back in")
             if kept.conn is not None or self.tokens.get(kept.token) is not kept or not _holds_cards(kept):
                 raise p.ProtocolError(p.REFUSED, f"the seat of {kept.name} is no longer waiting for them")
