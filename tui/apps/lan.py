@@ -152,7 +152,13 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
             "Let them in only if it really is them: they will see that seat's cards."
         )
 
+        dialog = ConfirmScreen(question, detail, yes="Let in", no="Refuse")
+        over = False  # the host gave up on the request (its timeout passed): no answer is sent any more
+
         def answered(yes: bool | None) -> None:
+            if over:
+                return
+
             def send() -> None:
                 try:
                     self.conn.let_in(request, bool(yes))
@@ -161,7 +167,19 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
 
             self.run_worker(send, thread=True, group="let-in", exit_on_error=False)
 
-        self.push_screen(ConfirmScreen(question, detail, yes="Let in", no="Refuse"), callback=answered)
+        def gave_up() -> None:
+            nonlocal over
+            if dialog not in self.screen_stack:
+                return  # answered in time
+            over = True
+            if self.screen is dialog:  # (dismiss takes the top screen off: only when the question is on top)
+                dialog.dismiss(None)
+            self.notify(f"{name} was not let back in: nobody answered in time.", markup=False)
+
+        timeout = data.get("timeout")
+        if isinstance(timeout, int | float) and not isinstance(timeout, bool) and 0 < timeout < 86400:
+            self.set_timer(float(timeout), gave_up)
+        self.push_screen(dialog, callback=answered)
 
     def _seat_news(self, summary: dict[str, Any]) -> None:
         """During a game, say when a player drops, is replaced by a bot, or comes back (the lobby shows it too)."""
