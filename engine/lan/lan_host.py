@@ -181,9 +181,10 @@ def addresses(bind: str, interfaces: list[tuple[str, str, int]] | None = None) -
     each address of this machine it listens on (``0.0.0.0``: the IPv4 ones, ``::``: the IPv6 ones, ``""``: both),
     IPv4 first, the loopback ones last, IPv6 link-local ones (``fe80::``, named with their interface:
     ``fe80::1%eth0``) only when there is nothing else but loopback. Never ``0.0.0.0`` nor a name (a name may
-    resolve to loopback only). ``interfaces``: (name, address, family) triples instead of this machine's."""
+    resolve to loopback only: a bind name is given as the addresses it resolves to, which the host listens on).
+    ``interfaces``: (name, address, family) triples instead of this machine's."""
     if bind not in ANY_ADDRESS:
-        return [bind]
+        return _resolved(bind)
     interfaces = interface_addresses() if interfaces is None else interfaces
     wide, link_local, loopback = [], [], []
     for name, raw, family in interfaces:
@@ -204,6 +205,28 @@ def addresses(bind: str, interfaces: list[tuple[str, str, int]] | None = None) -
     if not ordered:
         ordered = ["127.0.0.1"] if bind != "::" else ["::1"]
     return list(dict.fromkeys(ordered))
+
+
+def _resolved(bind: str) -> list[str]:
+    """The addresses a bind address or name stands for (a server bound to a name listens on each of them), loopback
+    last; ``bind`` itself when it is an address, or when it does not resolve (the host cannot listen there then)."""
+    try:
+        ipaddress.ip_address(bind.partition("%")[0])
+    except ValueError:
+        pass
+    else:
+        return [bind]
+    try:
+        found = socket.getaddrinfo(bind, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError):
+        return [bind]
+    wide: list[str] = []
+    loopback: list[str] = []
+    for *_, address in found:
+        text = str(address[0])
+        (loopback if ipaddress.ip_address(text.partition("%")[0]).is_loopback else wide).append(text)
+    ordered = [*_ipv4_first(wide), *_ipv4_first(loopback)]
+    return list(dict.fromkeys(ordered)) or [bind]
 
 
 def _ipv4_first(found: list[str]) -> list[str]:

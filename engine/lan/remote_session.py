@@ -24,8 +24,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -116,6 +118,9 @@ class NetworkSession:
         self._on_waiting: Callable[[dict[str, Any]], None] | None = None
         self._last_started: dict[str, Any] | None = None
         """The host's last ``started`` for the table this session is at (None: at none, or not started)."""
+        self._last_clock: tuple[dict[str, Any], float] | None = None
+        """The host's last ``clock`` for that table that started one, and when it came (``time.monotonic``): a watcher
+        that comes later (the app of a player back in its seat as it connected) is told it."""
         self._address: tuple[str, int] | None = None
         self._skip = 0
         """Events of a resumed table's history that this session had already delivered (a version 1 host, or one
@@ -333,7 +338,7 @@ class NetworkSession:
             self._info, self._started, self._awaiting_first = None, False, False
             self._forget_events()
             self._table, self.code, self._skip = None, None, 0
-            self._last_started = None
+            self._last_started = self._last_clock = None
 
     def watch(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
         """Call ``callback`` (on the connection's thread) with each lobby message from the host: ``table``,
@@ -343,13 +348,18 @@ class NetworkSession:
         back) and ``{"type": "resumed"}`` when it is back.
 
         A session already at a table whose game has started (it came back to its seat as it connected) tells a new
-        watcher that table's last ``started`` at once, so nothing that follows a ``started`` misses it."""
+        watcher that table's last ``started`` at once, so nothing that follows a ``started`` misses it; then the
+        turn clock that runs there, if one does, with the seconds it has left now."""
         with self._subscribers_lock:
             self._listeners.append(callback)
         with self._state:
-            started = self._last_started
+            started, clock = self._last_started, self._last_clock
         if started is not None:
             _tell_one(callback, started, "lobby")
+            if clock is not None:
+                data, heard = clock
+                left = float(data.get("seconds", 0.0)) - (time.monotonic() - heard)
+                _tell_one(callback, {**data, "seconds": round(max(0.0, left), 3)}, "lobby")
 
         def stop() -> None:
             with self._subscribers_lock, contextlib.suppress(ValueError):
@@ -722,6 +732,7 @@ class NetworkSession:
                     self._resuming = False
                 else:
                     self._forget_events()
+                    self._last_clock = None
                 self._info = info
                 self._last_started = data
                 self.code = str(data.get("table")) if data.get("table") else self.code
@@ -747,7 +758,13 @@ class NetworkSession:
         elif kind == "left":
             with self._state:
                 self._table = None
-                self._last_started = None
+                self._last_started = self._last_clock = None
+        elif kind == "clock":
+            with self._state:
+                ran_out = data.get("ran_out") is True
+                seconds = data.get("seconds")
+                usable = isinstance(seconds, int | float) and not isinstance(seconds, bool) and math.isfinite(seconds)
+                self._last_clock = None if ran_out or not usable else (data, time.monotonic())
         if kind == "clock" and self._keep_told(data):
             pass  # told after the update of the events it came after
         elif kind in ("table", "chat", "started", "left", "bye", "clock", "asking"):

@@ -465,6 +465,7 @@ class LanServer:
         password_tries: int = 5,
         password_window: float = 60.0,
         ask_timeout: float = 60.0,
+        ask_cooldown: float = 30.0,
         password_delay: float = 1.0,
         lines_per_second: float = 1000.0,
         line_burst: float = 2000.0,
@@ -498,12 +499,15 @@ class LanServer:
         self.password_window = password_window
         """``password_tries`` wrong passwords from one address within this many seconds: it must wait the rest."""
         self.ask_timeout = ask_timeout
+        """How long a person asking by name to be let back into a seat waits for an answer."""
+        self.ask_cooldown = ask_cooldown
+        """Seconds an address that was refused must wait before it asks to be let into a seat again (each request
+        opens a dialog over someone's table)."""
         self.password_delay = password_delay
         """Seconds before a wrong password (or slow_down) is answered."""
         self.lines_per_second = lines_per_second
         self.line_burst = line_burst
         """A connection may send ``line_burst`` lines at once, then ``lines_per_second``: past that it waits."""
-        """How long a person asking by name to be let back into a seat waits for an answer."""
         self.owner = owner
         """The name of the host's own player (``parlour host``), asked when nobody at a table can be."""
         # Table codes, seeds and tokens are secret: a seed tells every card to come. A seed given (tests, the
@@ -517,6 +521,8 @@ class LanServer:
         """Wrong passwords (their times) per address, within the last ``password_window`` seconds."""
         self._asks: dict[str, _Ask] = {}
         """Requests to be let back into a seat, by request id."""
+        self._refused: dict[str, float] = {}
+        """When a request to be let back into a seat was last refused, per address (newest last)."""
         self._tables_line: bytes | None = None
         """The ``tables`` message as last made (None: a table changed since)."""
         self._tables_made = 0.0
@@ -742,11 +748,16 @@ class LanServer:
     # -- let back in by name ----------------------------------------------------------------------------------
     def _ask(self, conn: Connection, kept: Player, name: str) -> None:
         """``conn`` gave the name of ``kept``, away from a seat in play, without its token: ask someone at the table
-        (its creator, else the host's own player, else another person there) whether it is them."""
+        (its creator, else the host's own player, else another person seated there; never a mere watcher, since
+        anybody may watch) whether it is them."""
         table = kept.table
         assert table is not None and kept.seat is not None
         if any(ask.player is kept for ask in self._asks.values()):
             raise p.ProtocolError(p.REFUSED, f"someone is already asking to be let back in as {kept.name}")
+        refused = self._refused.get(conn.address)
+        if refused is not None and time.monotonic() - refused < self.ask_cooldown:
+            wait = math.ceil(self.ask_cooldown - (time.monotonic() - refused))
+            raise p.ProtocolError(p.SLOW_DOWN, f"you were refused a moment ago: try again in {wait} s")
         asked = self._who_decides(table, kept)
         if asked is None:
             raise p.ProtocolError(
@@ -796,7 +807,9 @@ class LanServer:
             return table.creator
         if owner is not None and owner is not kept and owner.conn is not None and owner.conn.protocol >= 2:
             return owner  # (the host's own player, wherever it is)
-        return next((person for person in table.people() if can(person)), None)
+        # A player seated there, never a watcher: anybody may watch a table, and a stranger watching would let a
+        # friend who gives a player's name into that player's seat.
+        return next((slot.player for slot in table.seats if can(slot.player)), None)
 
     async def wait_let_in(self, conn: Connection) -> Player:
         """Wait (at most ``ask_timeout``) for the answer to ``conn``'s request; its player, or ProtocolError."""
@@ -811,6 +824,10 @@ class LanServer:
             if allowed is None:
                 raise p.ProtocolError(p.REFUSED, f"{kept.name} came back with their token, or the host is stopping")
             if not allowed:
+                self._refused.pop(conn.address, None)
+                self._refused[conn.address] = time.monotonic()
+                while len(self._refused) > MAX_ADDRESSES:
+                    del self._refused[next(iter(self._refused))]
                 raise p.ProtocolError(p.REFUSED, f"{ask.asked.name} did not let you back in")
             if kept.conn is not None or self.tokens.get(kept.token) is not kept or not _holds_cards(kept):
                 raise p.ProtocolError(p.REFUSED, f"the seat of {kept.name} is no longer waiting for them")

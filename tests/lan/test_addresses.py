@@ -47,6 +47,23 @@ def test_a_specific_bind_address_is_the_one_printed() -> None:
     assert addresses("127.0.0.1", FAKE) == ["127.0.0.1"]
 
 
+def test_a_bind_name_is_printed_as_the_addresses_it_resolves_to() -> None:
+    """``--bind NAME`` listens on what the name resolves to: those addresses are printed, never the name (a name like
+    ``vm`` may resolve to 127.0.0.1 only, and another machine would then reach itself)."""
+    resolved = {info[4][0] for info in socket.getaddrinfo("localhost", None, type=socket.SOCK_STREAM)}
+    found = addresses("localhost", FAKE)
+    assert found and set(found) == resolved and "localhost" not in found
+    assert found == sorted(found, key=lambda a: ":" in a), "IPv4 first"
+
+
+def test_the_headless_log_of_a_bind_name_names_no_name() -> None:
+    lines = headless_lines("localhost")
+    joins = [line for line in lines if "Others join with" in line]
+    said = [line for line in lines if line.startswith("parlour:")]  # (the server's own log may name what it bound)
+    assert joins and not any("localhost" in line for line in said), lines
+    assert any(re.search(r"parlour join (127\.0\.0\.1|\[::1\]):\d+$", line) for line in joins), joins
+
+
 def test_the_join_lines_bracket_ipv6(monkeypatch: pytest.MonkeyPatch) -> None:
     assert join_address("fd00::7", 7777) == "[fd00::7]:7777" and join_address("10.0.0.7", 7777) == "10.0.0.7:7777"
     monkeypatch.setattr(lan_host, "interface_addresses", lambda: FAKE)
@@ -86,9 +103,10 @@ def test_this_machines_addresses_are_its_own() -> None:
     assert addresses("0.0.0.0") == [*dict.fromkeys(ipv4), "127.0.0.1"] if ipv4 else ["127.0.0.1"]
 
 
-def test_the_headless_log_names_its_bind_address() -> None:
+def headless_lines(bind: str) -> list[str]:
+    """What ``parlour host --headless --bind BIND`` logs up to its first join line (then it is stopped)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tui", "host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--no-keep"],
+        [sys.executable, "-m", "tui", "host", "--headless", "--bind", bind, "--port", "0", "--no-keep"],
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -106,6 +124,11 @@ def test_the_headless_log_names_its_bind_address() -> None:
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
+    return lines
+
+
+def test_the_headless_log_names_its_bind_address() -> None:
+    lines = headless_lines("127.0.0.1")
     hosting = next(line for line in lines if "hosting on" in line)
     port = re.search(r"127\.0\.0\.1:(\d+)", hosting)
     assert port is not None, lines

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import stat
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from lan_helpers import WAIT, client, running, until
+from pty_helpers import OnTerminal
 
 from engine.lan.server import LanServer
 
@@ -47,13 +49,14 @@ async def python(code: str, *args: str, data: Path) -> asyncio.subprocess.Proces
     )
 
 
-async def seated_mid_turn(server: LanServer, data: Path) -> tuple[str, asyncio.subprocess.Process]:
-    """Bob (a client process) in seat 0 of a Big Two table of bots that Ann made and only watches; started and
-    waiting for Bob's move. The table's code and Bob's process."""
+async def seated_mid_turn(
+    server: LanServer, data: Path, clock: float | None = None
+) -> tuple[str, asyncio.subprocess.Process]:
+    """Bob (a client process) in seat 0 of a Big Two table of bots that Ann made and only watches (with a turn
+    clock of ``clock`` seconds); started and waiting for Bob's move. The table's code and Bob's process."""
     ann = await client(server, "Ann", max_protocol=2)
-    await ann.send(
-        {"type": "create", "game": "big2", "players": 4, "bots": [None, "easy", "easy", "easy"], "seat": None}
-    )
+    create = {"type": "create", "game": "big2", "players": 4, "bots": [None, "easy", "easy", "easy"], "seat": None}
+    await ann.send(create if clock is None else {**create, "clock": clock})
     code = str((await ann.expect("table", WAIT))["table"]["code"])
     bob = await python(FIRST, str(server.port), code, data=data)
     assert bob.stdout is not None
@@ -87,6 +90,51 @@ async def test_a_client_killed_mid_turn_is_back_in_its_seat_at_once(tmp_path: Pa
         assert said == {"resumed": True, "table": code, "seat": 0, "legal": said["legal"]}
         assert isinstance(said["legal"], int) and said["legal"] > 0, "still Bob's turn, and his to play"
         assert server.players["bob"].name == "Bob" and server.tables[code].seats[0].player is server.players["bob"]
+
+
+async def test_parlour_join_typed_again_shows_the_seat_at_its_turn_with_its_clock(tmp_path: Path) -> None:
+    """As the player sees it: the client holding seat 0 is killed with SIGKILL at Bob's turn; ``parlour join`` typed
+    again on a terminal of 80x24 (same data directory) opens the table at once, at Bob's turn, his hand and the
+    seconds he has left on the screen."""
+    async with running(seed=4) as server:
+        code, bob = await seated_mid_turn(server, tmp_path, clock=600.0)
+        bob.send_signal(signal.SIGKILL)
+        await bob.wait()
+        table = server.tables[code]
+        await until(lambda: table.summary()["seats"][0]["status"] == "away")
+        again = OnTerminal(["join", f"127.0.0.1:{server.port}", "--name", "Bob"], tmp_path)
+        try:
+            await again.wait_for("Your turn")
+            await again.wait_for("13 cards")
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 3 * WAIT
+            while not re.search(r"\b\d+ s You\b", again.shown()):  # the hand's title: the seconds, then whose
+                assert loop.time() < deadline, again.shown()[-2000:]
+                await asyncio.sleep(0.05)  # (a poll's pause: the screen is what is waited for)
+            assert table.summary()["seats"][0]["status"] == "connected"
+            assert table.seats[0].player is server.players["bob"]
+        finally:
+            again.end()
+
+
+async def test_a_frozen_client_s_connection_is_replaced_by_the_one_started_again(tmp_path: Path) -> None:
+    """The client's machine froze (SIGSTOP): its connection looks alive to the host, which has seen no close. The
+    player starts ``parlour join`` again (same data directory) and is back in the seat; the old connection is told
+    it was replaced and dropped."""
+    async with running(seed=4) as server:
+        code, bob = await seated_mid_turn(server, tmp_path)
+        old = server.players["bob"].conn
+        assert old is not None
+        bob.send_signal(signal.SIGSTOP)
+        try:
+            said = await back_again(server, tmp_path)
+            assert said == {"resumed": True, "table": code, "seat": 0, "legal": said["legal"]}
+            assert isinstance(said["legal"], int) and said["legal"] > 0, "still Bob's turn, and his to play"
+            assert old.closing and old.player is None, "the frozen connection is no longer Bob's"
+            assert server.tables[code].seats[0].player is server.players["bob"]
+        finally:
+            bob.send_signal(signal.SIGKILL)
+            await bob.wait()
 
 
 async def test_a_seat_a_bot_took_over_is_handed_back_at_once(tmp_path: Path) -> None:

@@ -85,6 +85,48 @@ async def test_keep_for_the_next_start_keeps_every_table_and_the_hosts_own_seat(
         assert seats[0] == {"seat": 0, "name": "Ann", "bot": None, "status": "away"}, "Ann's seat is still hers"
 
 
+async def test_the_question_speaks_of_your_seat_only_when_you_have_one(hosting: HostThread) -> None:
+    """Seated at a table in play, the host's own player is told how long the seat waits and the command that takes
+    them back to it; only watching from the lobby, nothing is said of a seat they do not have."""
+    ann, bob, _, his = two_tables(hosting.host.port)
+    port = hosting.host.port
+    try:
+        app = LanApp(ann, hosting=hosting)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.press("q")
+            await until(lambda: isinstance(app.screen, ChoiceScreen))
+            seated = app.screen
+            assert isinstance(seated, ChoiceScreen)
+            assert f"your seat waits 2 minutes for you (parlour join 127.0.0.1:{port} --name Ann takes you back;" in (
+                seated.detail
+            ), seated.detail
+            await pilot.press("s")
+            await until(lambda: not isinstance(app.screen, ChoiceScreen))
+            await asyncio.to_thread(ann.leave)  # to the lobby: Bob's table is still in play, and Ann has no seat
+            await pilot.press("q")
+            await until(lambda: isinstance(app.screen, ChoiceScreen))
+            lobby = app.screen
+            assert isinstance(lobby, ChoiceScreen) and lobby.question.endswith(f"({his}).")
+            assert "your seat" not in lobby.detail and "parlour join" not in lobby.detail, lobby.detail
+            await pilot.press("s")
+    finally:
+        ann.close()
+        bob.close()
+
+
+async def test_one_table_kept_is_said_in_the_singular(hosting: HostThread) -> None:
+    ann = NetworkSession.connect("127.0.0.1", hosting.host.port, "Ann")
+    code = ann.create("screw", 3, bots=[None, "easy", "easy"])
+    ann.start()
+    ann.wait_started(WAIT)
+    try:
+        app = LanApp(ann, hosting=hosting)
+        await quit_with(app, "k")
+        assert app.farewell == f"parlour: the table {code} is kept: the next parlour host offers it again."
+    finally:
+        ann.close()
+
+
 async def test_end_them_ends_every_table(hosting: HostThread) -> None:
     ann, bob, _, _ = two_tables(hosting.host.port)
     guest = await LanClient.connect("127.0.0.1", hosting.host.port)
@@ -147,6 +189,7 @@ async def test_keep_serving_in_the_background_hands_the_tables_to_a_headless_hos
         assert app.farewell is not None and "in the background (process " in app.farewell, app.farewell
         pid = int(app.farewell.split("(process ")[1].split(")")[0])
         assert f"logging to {host_log_path()}" in app.farewell and app.farewell.endswith(f"kill {pid}")
+        assert f"; parlour join 127.0.0.1:{port} --name Ann takes you back to your seat;" in app.farewell
         back = await LanClient.connect("127.0.0.1", port)
         welcome = await back.hello("Ann", token=token)
         assert welcome["resumed"] is True and welcome["table"] == mine and welcome["host"] == "Den"

@@ -104,6 +104,31 @@ async def test_asking_by_name_and_being_let_in_gives_the_seat_with_a_new_token()
         await ann.close()
 
 
+@pytest.mark.parametrize("cooldown", [None, 0.0], ids=["by-default", "none"])
+async def test_a_refused_asker_cannot_ask_again_at_once(cooldown: float | None) -> None:
+    """Each request opens a dialog over the creator's table (whose own clock may be running): an address that was
+    refused must wait ``ask_cooldown`` seconds (30 by default) before asking again, so a stranger cannot keep the
+    creator answering."""
+    async with running(**({} if cooldown is None else {"ask_cooldown": cooldown})) as server:
+        ann, code, _ = await away_table(server)
+        first = await hello(server, "bob", ask=True, **V2)
+        asking = await ann.expect("asking", WAIT)
+        await ann.send({"type": "let_in", "request": asking["request"], "allow": False})
+        await refused_with(first, p.REFUSED)
+        again = await hello(server, "Bob", ask=True, **V2)
+        if cooldown is None:
+            error = await refused_with(again, p.SLOW_DOWN)
+            assert "try again in" in error["message"]
+            await ann.send({"type": "ping"})
+            await ann.expect("pong", WAIT)
+            assert [m["type"] for m in ann.received].count("asking") == 1, "Ann was not asked again"
+        else:
+            await ann.expect("asking", WAIT)
+            await again.close()
+        assert server.tables[code].summary()["seats"][1]["status"] == "away", "the seat is still Bob's"
+        await ann.close()
+
+
 async def test_nobody_to_ask_is_a_refusal_at_once() -> None:
     async with running() as server:
         ann, bob = await client(server, "Ann", **V2), await client(server, "Bob", **V2)
@@ -114,6 +139,26 @@ async def test_nobody_to_ask_is_a_refusal_at_once() -> None:
         c = await hello(server, "Bob", ask=True, **V2)
         error = await refused_with(c, p.REFUSED)
         assert "token" in error["message"]
+
+
+async def test_a_stranger_watching_the_table_is_never_the_one_asked() -> None:
+    """Anyone may watch a table: a watcher who is neither its creator nor seated there never decides who takes a
+    seat (else a stranger watching, with a friend asking by name, would let the friend into it, cards and all)."""
+    async with running() as server:  # no host's own player to ask
+        ann, bob = await client(server, "Ann", **V2), await client(server, "Bob", **V2)
+        code = await start_table(server, [ann, bob], "big2")
+        await bob.expect("snapshot", WAIT)
+        await ann.close()
+        await bob.close()
+        await until(lambda: all(s["status"] != "connected" for s in server.tables[code].summary()["seats"]))
+        mallory = await client(server, "Mallory", **V2)
+        await mallory.send({"type": "spectate", "table": code})
+        await mallory.expect("snapshot", WAIT)
+        friend = await hello(server, "bob", ask=True, **V2)
+        await refused_with(friend, p.REFUSED)
+        assert all(m["type"] != "asking" for m in mallory.received), "the watcher was asked"
+        assert server.tables[code].summary()["seats"][1]["status"] == "away", "the seat is still Bob's"
+        await mallory.close()
 
 
 async def test_a_version_1_client_that_asks_is_not_asked_for() -> None:
@@ -170,7 +215,8 @@ async def test_after_a_restart_a_name_alone_gets_nothing_and_asking_needs_a_yes(
         ann_token = ann.token
         await ann.close()
         await bob.close()
-    async with running(keep=tmp_path) as again:
+    # (the impostor and Bob ask from one address here: no wait after the impostor's refusal)
+    async with running(keep=tmp_path, ask_cooldown=0) as again:
         assert code in again.tables
         for name in ("bob", "Bob", "ＢＯＢ"):
             await refused_with(await hello(again, name), p.NAME_TAKEN)

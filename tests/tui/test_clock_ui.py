@@ -87,6 +87,7 @@ async def test_the_clock_goes_when_the_table_moves_on(game: str, players: int) -
         screen = await opened(pilot)
         snap = session.snapshot()
         assert snap.to_move is not None
+        screen.now = lambda: 1000.0  # (the screen's clock stands still: a busy machine never shows 29 s instead)
         screen.hear_clock(clock(screen, 30))
         assert await wait_for(pilot, lambda: shown_clock(app) == ["30 s"])
         mover = host.connect(snap.to_move)
@@ -103,6 +104,7 @@ async def test_one_notice_for_the_person_whose_move_it_is() -> None:
     app = TableApp(host.connect(to_move))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await opened(pilot)
+        screen.now = lambda: 1000.0  # (the screen's clock stands still: 29.6 s shows as 30 s however busy the machine)
         message = clock(screen, 29.6)
         screen.hear_clock(message)
         screen.hear_clock(dict(message))  # the same message twice (heard by the session and by the app)
@@ -122,6 +124,7 @@ async def test_no_notice_for_another_seat_or_a_spectator() -> None:
         app = TableApp(host.connect(seat))
         async with app.run_test(size=(100, 30)) as pilot:
             screen = await opened(pilot)
+            screen.now = lambda: 1000.0  # (the screen's clock stands still: never 19 s on a busy machine)
             screen.hear_clock(clock(screen, 20))
             assert await wait_for(pilot, lambda: shown_clock(pilot.app) == ["20 s"])
             assert not [n for n in notices(pilot) if "Your move" in n]

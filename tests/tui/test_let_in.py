@@ -96,6 +96,42 @@ async def test_the_creator_is_asked_in_one_key(server: ServerThread, key: str, l
         ann.close()
 
 
+async def test_a_question_nobody_answered_in_time_goes_by_itself() -> None:
+    """The host gives up on a request after its ``timeout``: the question goes from the creator's screen then, and
+    no late answer is sent (it would only be refused, with an error notice)."""
+    server = ServerThread(ask_timeout=0.5)
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    bob = Raw(server.port)
+    asker: Raw | None = None
+    try:
+        bob.send({"type": "hello", "protocol": 1, "max_protocol": 2, "name": "Bob"})
+        bob.read_until("welcome")
+        code = ann.create("big2", 4, bots=[None, None, "easy", "easy"])
+        bob.send({"type": "sit", "table": code, "seat": 1})
+        bob.send({"type": "ready"})
+        app = LanApp(ann)
+        async with app.run_test(size=(100, 30)) as pilot:
+            assert await wait_for(pilot, lambda: ann.table is not None and ann.table["seats"][1]["status"] == "ready")
+            ann.start()
+            assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), tries=1000)
+            bob.close()
+            assert await wait_for(
+                pilot, lambda: ann.table is not None and ann.table["seats"][1]["status"] == "away", tries=1000
+            )
+            asker = Raw(server.port)
+            asker.send({"type": "hello", "protocol": 1, "max_protocol": 2, "name": "bob", "ask": True})
+            assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), tries=1000)
+            assert asker.read_until("welcome")[-1]["code"] == "refused", "the host gave up on the request"
+            assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), tries=1000), "the question went"
+            await pilot.pause(0.1)
+            assert not [n for n in app.notices if n.startswith("Not answered")], app.notices
+    finally:
+        if asker is not None:
+            asker.close()
+        ann.close()
+        server.stop()
+
+
 async def test_a_player_back_in_its_seat_as_it_connects_sees_its_table_at_once(server: ServerThread) -> None:
     """``parlour join`` after a crash comes back with the kept token before the app starts: the app opens the
     table it is back at, not the lobby (the session tells it the table's ``started`` it already had)."""

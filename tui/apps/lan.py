@@ -9,7 +9,11 @@ player's token (the session does it); one that cannot come back ends the app wit
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import shlex
+import signal
+import threading
+from collections.abc import Callable, Iterable
+from types import FrameType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, SystemCommand
@@ -64,14 +68,46 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         """Each seat's (name, status) at the last table summary: what changed is told during a game."""
         self.farewell: str | None = None
         """Why the app ended, when it was the host's doing (printed by the command after the screen is restored)."""
+        self._before_sigterm: Callable[[int, FrameType | None], Any] | int | None = None
+        """The SIGTERM handler this hosting app replaced (given back as it ends)."""
 
     def on_mount(self) -> None:
         self.apply_loaded_settings()
         self.push_screen(self.lobby)
+        if self.hosting is not None:
+            self._catch_sigterm()
 
     def on_unmount(self) -> None:
         self._stop_watching()
         self._records.close()
+        if self._before_sigterm is not None:
+            signal.signal(signal.SIGTERM, self._before_sigterm)
+            self._before_sigterm = None
+
+    def _catch_sigterm(self) -> None:
+        """``kill`` (SIGTERM) of the hosting app stops its host as "keep the tables for the next start" does (with
+        ``--no-keep``: as "end them"), and the app quits as at ``q``: the terminal given back, the farewell printed.
+        (Python's default for SIGTERM ends the process at once: the terminal was left in the app's modes.) Only on
+        the main thread, where Python runs signal handlers."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+
+        def terminated(signum: int, frame: FrameType | None) -> None:
+            # Posted from a thread of its own: a message posted from another thread wakes the app's loop.
+            threading.Thread(target=self.call_later, args=(self._terminated,), name="sigterm", daemon=True).start()
+
+        try:
+            self._before_sigterm = signal.signal(signal.SIGTERM, terminated)
+        except (ValueError, OSError):
+            self._before_sigterm = None
+
+    def _terminated(self) -> None:
+        if self.hosting is None or self.host_stopping:
+            return
+        if not self.hosting.tables_in_play():
+            self.exit()
+            return
+        self.stop_host("keep" if self.hosting.keeps_tables else "end")
 
     # -- the host's lobby messages ---------------------------------------------------------------------------------
     def _from_host(self, data: dict[str, Any]) -> None:
@@ -116,7 +152,13 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
             "Let them in only if it really is them: they will see that seat's cards."
         )
 
+        dialog = ConfirmScreen(question, detail, yes="Let in", no="Refuse")
+        over = False  # the host gave up on the request (its timeout passed): no answer is sent any more
+
         def answered(yes: bool | None) -> None:
+            if over:
+                return
+
             def send() -> None:
                 try:
                     self.conn.let_in(request, bool(yes))
@@ -125,7 +167,19 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
 
             self.run_worker(send, thread=True, group="let-in", exit_on_error=False)
 
-        self.push_screen(ConfirmScreen(question, detail, yes="Let in", no="Refuse"), callback=answered)
+        def gave_up() -> None:
+            nonlocal over
+            if dialog not in self.screen_stack:
+                return  # answered in time
+            over = True
+            if self.screen is dialog:  # (dismiss takes the top screen off: only when the question is on top)
+                dialog.dismiss(None)
+            self.notify(f"{name} was not let back in: nobody answered in time.", markup=False)
+
+        timeout = data.get("timeout")
+        if isinstance(timeout, int | float) and not isinstance(timeout, bool) and 0 < timeout < 86400:
+            self.set_timer(float(timeout), gave_up)
+        self.push_screen(dialog, callback=answered)
 
     def _seat_news(self, summary: dict[str, Any]) -> None:
         """During a game, say when a player drops, is replaced by a bot, or comes back (the lobby shows it too)."""
@@ -247,10 +301,17 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         question = f"Quit Parlour? {count} in play at your host ({', '.join(in_play)})."
         if self.hosting.keeps_tables:
             server = self.hosting.host.server
+            if self._my_seat_in_play():
+                yours = (
+                    f"; your seat waits {_seconds(server.resume_window)} for you ({self._join_again()} takes you "
+                    f"back; a bot plays it after {_seconds(server.takeover_after)}, and a table with nobody else at "
+                    "it then ends)"
+                )
+            else:
+                yours = ""
             detail = (
-                "Keep serving: the host goes on in the background and everybody at the tables is reconnected; "
-                f"your seat waits {_seconds(server.resume_window)} for you (a computer player plays it after "
-                f"{_seconds(server.takeover_after)}; a table with nobody else at it then ends).\n"
+                "Keep serving: the host goes on in the background, and everybody comes back to it by "
+                f"themselves{yours}.\n"
                 "Keep for the next start: the host stops, everybody is disconnected, and the next parlour host "
                 "offers the tables again where they stopped.\n"
                 "End them: the tables end for everybody."
@@ -281,32 +342,54 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         self.notify("Stopping the host…", markup=False)
 
         def stop() -> None:
-            codes = ", ".join(hosting.tables_in_play())
+            in_play = hosting.tables_in_play()
+            one = len(in_play) == 1
+            tables = f"the table {in_play[0]}" if one else f"the tables {', '.join(in_play)}"
+            kept = f"{'is' if one else 'are'} kept: the next parlour host offers {'it' if one else 'them'} again"
+            seated = self._my_seat_in_play()
             hosting.stop(end_tables=answer == "end")
             self.conn.close()  # (it has heard the host's goodbye: nothing is sent)
             if answer == "end":
-                self.farewell = f"parlour: the tables {codes} ended."
+                self.farewell = f"parlour: {tables} ended."
             elif answer == "keep":
-                self.farewell = f"parlour: the tables {codes} are kept: the next parlour host offers them again."
+                self.farewell = f"parlour: {tables} {kept}."
             else:
-                self.farewell = self._serve_in_background(hosting, codes)
+                self.farewell = self._serve_in_background(hosting, tables, one, kept, seated)
             self.call_from_thread(self.exit)
 
         self.run_worker(stop, thread=True, group="quit", exit_on_error=False)
 
-    @staticmethod
-    def _serve_in_background(hosting: HostThread, codes: str) -> str:
+    def _serve_in_background(self, hosting: HostThread, tables: str, one: bool, kept: str, seated: bool) -> str:
         from engine.lan.lan_host import HostingError, start_background
         from engine.records.paths import host_log_path
 
         try:
             background = start_background(hosting.host.settings, hosting.host.port, host_log_path())
         except HostingError as err:
-            return f"parlour: {err}; the tables {codes} are kept: the next parlour host offers them again."
+            return f"parlour: {err}; {tables} {kept}."
+        back = f"; {self._join_again()} takes you back to your seat" if seated else ""
         return (
-            f"parlour: the tables {codes} go on in a host in the background (process {background.pid}), "
-            f"logging to {background.log}; stop it with: kill {background.pid}"
+            f"parlour: {tables} {'goes' if one else 'go'} on in a host in the background (process {background.pid}), "
+            f"logging to {background.log}{back}; stop it with: kill {background.pid}"
         )
+
+    def _my_seat_in_play(self) -> bool:
+        """Whether this app's player has a seat at a table whose match is in play (not only watching one)."""
+        summary = self.conn.table
+        me = self.conn.welcome.get("name")
+        return (
+            summary is not None
+            and summary.get("state") == "playing"
+            and any(isinstance(s, dict) and s.get("name") == me for s in summary.get("seats", []))
+        )
+
+    def _join_again(self) -> str:
+        """The command that takes this app's player back to its seat at the host this app runs (its token is kept)."""
+        from engine.lan.lan_host import join_address
+
+        assert self.hosting is not None
+        name = str(self.conn.welcome.get("name", ""))
+        return f"parlour join {join_address('127.0.0.1', self.hosting.host.port)} --name {shlex.quote(name)}"
 
     def open_settings_dialog(self) -> None:
         """The settings dialog over the current screen (its module, with its form widgets, loaded the first time)."""
