@@ -330,6 +330,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         host.add_argument(
             "--ssh-keys", metavar="FILE", help="an authorized_keys file: SSH guests log in with one of its keys"
         )
+        host.add_argument(
+            "--web-port",
+            type=port_number,
+            metavar="PORT",
+            help="also serve the game to web browsers on PORT, at the address the host listens on (needs "
+            "pip install 'parlour[web]'); each browser is asked for a name (and the password)",
+        )
 
     join = sub.add_parser("join", help="join a LAN host and open its lobby")
     if wanted("join"):
@@ -736,8 +743,9 @@ def _host_passwords(args: argparse.Namespace) -> tuple[str | None, str | None]:
 
 
 def guest_command() -> tuple[str, ...]:
-    """What an SSH guest of ``parlour host`` runs: ``parlour join`` in this interpreter (the host adds where to join
-    and the guest's name: :class:`~engine.lan.lan_host.HostSettings`). The engine never starts the UI itself."""
+    """What an SSH guest (and a browser session) of ``parlour host`` runs: ``parlour join`` in this interpreter (the
+    host adds where to join, and the SSH guest's name: :class:`~engine.lan.lan_host.HostSettings`). The engine never
+    starts the UI itself."""
     return (sys.executable, "-m", "tui", "join")
 
 
@@ -764,6 +772,14 @@ def _host(args: argparse.Namespace) -> int:
     keys = Path(args.ssh_keys) if args.ssh_keys else None
     if keys is not None and not keys.is_file():
         raise OptionError(f"no authorized-keys file at {args.ssh_keys}")
+    if args.web_port is not None:
+        from engine.lan.web import WebUnavailable, check_available
+
+        try:
+            check_available()
+        except WebUnavailable as err:
+            print(f"parlour: {err}", file=sys.stderr)
+            return 2
     settings = HostSettings(
         bind=args.bind,
         port=args.port,
@@ -772,6 +788,7 @@ def _host(args: argparse.Namespace) -> int:
         ssh_port=args.ssh_port,
         ssh_password=args.ssh_password,
         ssh_keys=keys,
+        web_port=args.web_port,
         keep=None if args.no_keep else host_dir(),
         guest_command=guest_command(),
         headless_command=headless_command(),
@@ -857,10 +874,13 @@ def _lobby(
             forget_token(host, port)  # (the host has forgotten this player: the token opens nothing any more)
 
 
-def _connect(host: str, port: int, name: str, password: str | None) -> NetworkSession:
+def _connect(
+    host: str, port: int, name: str, password: str | None, waiting: Callable[[str], None] | None = None
+) -> NetworkSession:
     """A session at the host, back in this player's seat when a token kept from an earlier connection (a crash, a
     lost network) still holds; a name that is of a player away from a seat there asks the table to let it back in.
-    Each welcome's token is kept on disk (:mod:`engine.lan.tokens`)."""
+    Each welcome's token is kept on disk (:mod:`engine.lan.tokens`). ``waiting``: told what the host says while the
+    table is asked (default: a line on stderr)."""
     from engine.lan.remote_session import HostRefusal, NetworkSession
     from engine.lan.tokens import forget_token, keep_token, kept_token
     from engine.records.paths import one_line
@@ -876,10 +896,14 @@ def _connect(host: str, port: int, name: str, password: str | None) -> NetworkSe
             forget_token(host, port)  # the host no longer knows it (its time ran out, or another host now)
     if conn is None:
 
-        def waiting(data: dict[str, Any]) -> None:
-            print(f"parlour: {one_line(str(data.get('message', 'waiting for the table')))}...", file=sys.stderr)
+        def asking(data: dict[str, Any]) -> None:
+            said = f"{one_line(str(data.get('message', 'waiting for the table')))}..."
+            if waiting is not None:
+                waiting(said)
+            else:
+                print(f"parlour: {said}", file=sys.stderr)
 
-        conn = NetworkSession.connect(host, port, name, password=password, timeout=5.0, ask=waiting)
+        conn = NetworkSession.connect(host, port, name, password=password, timeout=5.0, ask=asking)
 
     def kept(welcome: dict[str, Any]) -> str | None:
         return keep_token(host, port, str(welcome.get("name", name)), str(welcome.get("token")))
