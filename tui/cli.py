@@ -822,8 +822,46 @@ def _host(args: argparse.Namespace) -> int:
 def _join(args: argparse.Namespace) -> int:
     """``parlour join HOST[:PORT]``: connect, then the lobby (or straight to ``--table``)."""
     host, port = args.address
+    from engine.lan.web import ASK_ENV
+
+    asked = os.environ.get(ASK_ENV)
+    if asked:  # (a browser session: its player types the name, and the password, in the app)
+        return _signing_in(host, port, "password" in asked.split(","), args.table)
     password = args.password if args.password is not None else os.environ.get("PARLOUR_PASSWORD")
     return _lobby(host, port, args.name, password, args.table)
+
+
+def _signing_in(host: str, port: int, password: bool, table: str | None) -> int:
+    """``parlour join`` with ``PARLOUR_ASK`` set: the app asks the player's name (and the host's password) on its
+    first screen, then connects (:mod:`tui.apps.sign_in`)."""
+    problem = terminal_problem()
+    if problem:
+        print(f"{NEEDS_TERMINAL}: {problem}", file=sys.stderr)
+        return 2
+    from tui.apps.lan import LanApp
+    from tui.apps.sign_in import SignIn
+
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    connections: list[NetworkSession] = []
+
+    def connect(name: str, given: str | None, waiting: Callable[[str], None]) -> NetworkSession:
+        try:
+            conn = _connect(host, port, name, given, waiting=waiting)
+        except ParlourError as err:
+            said = str(err)
+            raise ParlourError(said if said.startswith("cannot") else f"The host refused: {said}") from None
+        connections.append(conn)
+        return conn
+
+    app = LanApp(None, table=table, sign_in=SignIn(where=where, password=password, connect=connect))
+    try:
+        code = run_app(app)
+        if app.farewell:
+            print(app.farewell, file=sys.stderr)
+        return code
+    finally:
+        for conn in connections:
+            conn.close()
 
 
 def _lobby(

@@ -9,7 +9,7 @@ player's token (the session does it); one that cannot come back ends the app wit
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, SystemCommand
@@ -19,9 +19,10 @@ from textual.screen import Screen
 from engine.errors import ParlourError
 from engine.lan.remote_session import NetworkSession
 from engine.registry import get_entry
-from tui.apps.lan_records import keep_lan_records
+from tui.apps.lan_records import LanRecords, keep_lan_records
 from tui.apps.navigation import Navigation, Where, navigation_commands, table_in_stack
 from tui.apps.notices import KeepsNotices
+from tui.apps.sign_in import SignedIn, SignIn, SignInScreen
 from tui.dialogs.confirm import ChoiceScreen, ConfirmScreen
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain
@@ -47,31 +48,93 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         "The match goes on without you: a computer player takes your seat (a table with nobody else at it ends)."
     )
 
+    conn: NetworkSession
+    lobby: LobbyScreen
+
     def __init__(
-        self, conn: NetworkSession, *, banner: str = "", table: str | None = None, hosting: HostThread | None = None
+        self,
+        conn: NetworkSession | None,
+        *,
+        banner: str = "",
+        table: str | None = None,
+        hosting: HostThread | None = None,
+        sign_in: SignIn | None = None,
     ) -> None:
+        """``conn``: the session at the host; None with ``sign_in``: the app asks the name (and the password) first
+        and connects itself (a browser session)."""
         super().__init__(css_path=first_css_path(LobbyScreen))
         self.hosting = hosting
         """The host this app runs (``parlour host``): quitting while it has tables in play asks what becomes of them."""
         self.host_stopping = False
         """The player chose how the host stops, and it is stopping: its goodbye is no news to show."""
         self.load_settings()
-        self.conn = conn
-        self.lobby = LobbyScreen(conn, banner=banner, table=table)
-        self._stop_watching = conn.watch(self._from_host)
-        self._records = keep_lan_records(self, conn)  # every match seen at this seat kept (tui/apps/lan_records.py)
+        self.sign_in = sign_in
+        self._banner, self._table = banner, table
+        self._stop_watching: Callable[[], None] | None = None
+        self._records: LanRecords | None = None
+        if conn is not None:
+            self._use_session(conn)
+        elif sign_in is None:
+            raise ValueError("LanApp needs a session at the host, or a SignIn to make one")
         self._statuses: dict[int, tuple[str | None, str]] = {}
         """Each seat's (name, status) at the last table summary: what changed is told during a game."""
         self.farewell: str | None = None
         """Why the app ended, when it was the host's doing (printed by the command after the screen is restored)."""
 
+    @property
+    def attached(self) -> bool:
+        """The app has its session at the host (not before the player signed in)."""
+        return self._stop_watching is not None
+
+    def _use_session(self, conn: NetworkSession) -> None:
+        self.conn = conn
+        self.lobby = LobbyScreen(conn, banner=self._banner, table=self._table)
+        self._stop_watching = conn.watch(self._from_host)
+        self._records = keep_lan_records(self, conn)  # every match seen at this seat kept (tui/apps/lan_records.py)
+
     def on_mount(self) -> None:
         self.apply_loaded_settings()
-        self.push_screen(self.lobby)
+        if self.attached:
+            self.push_screen(self.lobby)
+        else:
+            assert self.sign_in is not None
+            self.push_screen(SignInScreen(self.sign_in))
 
     def on_unmount(self) -> None:
-        self._stop_watching()
-        self._records.close()
+        if self._stop_watching is not None:
+            self._stop_watching()
+        if self._records is not None:
+            self._records.close()
+
+    def on_signed_in(self, message: SignedIn) -> None:
+        """Connect as the player asked (on a thread: the host may take a while), then the lobby; a refusal is said
+        on the sign-in screen, which stays."""
+        message.stop()
+        sign_in, screen = self.sign_in, self.screen
+        if sign_in is None or self.attached or not isinstance(screen, SignInScreen):
+            return
+
+        def waiting(text: str) -> None:
+            self.call_from_thread(screen.waiting, text)
+
+        def connect() -> None:
+            try:
+                conn = sign_in.connect(message.player, message.password, waiting)
+            except ParlourError as err:
+                said = str(err)
+                focus = "password" if sign_in.password and "password" in said.lower() else "name"
+                self.call_from_thread(screen.failed, said, focus)
+                return
+            self.call_from_thread(self._signed_in, conn)
+
+        self.run_worker(connect, thread=True, group="sign-in", exit_on_error=False)
+
+    def _signed_in(self, conn: NetworkSession) -> None:
+        if self.attached or not self.is_running:
+            conn.close()
+            return
+        self._use_session(conn)
+        self.switch_screen(self.lobby)
 
     # -- the host's lobby messages ---------------------------------------------------------------------------------
     def _from_host(self, data: dict[str, Any]) -> None:
@@ -186,8 +249,15 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         else:
             self.push_screen(screen)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chat" and not self.attached:
+            return False  # (no table to talk to before the player has signed in: not offered in the footer)
+        return super().check_action(action, parameters)
+
     def action_chat(self) -> None:
         """Say something at your table, from any screen (the lobby has its own line for it)."""
+        if not self.attached:
+            return
         if self.screen is self.lobby:
             self.lobby.action_chat()
             return
