@@ -53,6 +53,12 @@ HEARTBEAT = 15.0
 """Seconds between the websocket's pings: a browser that vanished without closing it is noticed within about twice
 that (textual-serve's own value)."""
 
+CLOSE_TIMEOUT = 2.0
+"""Seconds a closing websocket waits for the browser's answer (a tab that went away gives none)."""
+
+EXIT_POLL = 0.1
+"""Seconds between looks at whether an ended session's process has exited."""
+
 FULL_TEXT = "This Parlour host is full ({limit} players in the browser): try again later."
 
 _PAGE = """<!DOCTYPE html>
@@ -122,11 +128,21 @@ def _marked(session_id: str) -> list[Any]:
     return found
 
 
+def _running(process: Any) -> bool:
+    """The process has not exited (a zombie has: the event loop's child watcher reaps it)."""
+    try:
+        return bool(process.is_running() and process.status() != "zombie")
+    except Exception:  # (gone meanwhile)
+        return False
+
+
 class _Session:
     def __init__(self, session_id: str, websocket: web.WebSocketResponse, service: AppService) -> None:
         self.id = session_id
         self.websocket = websocket
         self.service = service
+        self.ending: asyncio.Task[None] | None = None
+        """Its process being ended (once, whoever asks first: the tab's handler or the gateway's close)."""
 
 
 class _ParlourServer(Server):
@@ -168,7 +184,7 @@ class _ParlourServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         gateway = self.gateway
-        websocket = web.WebSocketResponse(heartbeat=HEARTBEAT)
+        websocket = web.WebSocketResponse(heartbeat=HEARTBEAT, timeout=CLOSE_TIMEOUT)
         await websocket.prepare(request)
         if gateway.full or gateway.closing:
             words = self.full_text() if not gateway.closing else "This Parlour host is stopping."
@@ -262,7 +278,9 @@ class WebGateway:
         if self._runner is not None:
             return self._port
         self.closing = False
-        runner = web.AppRunner(self._server.make_application(), handle_signals=False, access_log=None)
+        runner = web.AppRunner(
+            self._server.make_application(), handle_signals=False, access_log=None, shutdown_timeout=CLOSE_TIMEOUT
+        )
         await runner.setup()
         site = web.TCPSite(runner, host=self.settings.bind or None, port=self.settings.port)
         try:
@@ -277,8 +295,13 @@ class WebGateway:
 
     async def end_session(self, session: _Session) -> None:
         """End a session's process: asked to quit (textual-serve's ``stop``), then SIGTERM, then SIGKILL, each after
-        ``stop_grace`` seconds; the session is forgotten once its process is gone."""
-        grace = self.settings.stop_grace
+        ``stop_grace`` seconds; the session is forgotten once its process is gone. Done once, on a task of its own
+        that a cancelled caller (the tab's handler, as the server shuts down) does not cancel."""
+        if session.ending is None:
+            session.ending = asyncio.get_running_loop().create_task(self._end(session))
+        await asyncio.shield(session.ending)
+
+    async def _end(self, session: _Session) -> None:
         stopping = asyncio.ensure_future(session.service.stop())
         try:
             for signum in (None, signal.SIGTERM, signal.SIGKILL):
@@ -287,8 +310,7 @@ class WebGateway:
                         log.info("the process of browser session %s lingers: %s", session.id[:8], signum.name)
                         with contextlib.suppress(Exception):
                             process.send_signal(signum)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(stopping), grace)
+                if await self._gone(session, stopping):
                     break
         finally:
             if not stopping.done():
@@ -298,13 +320,30 @@ class WebGateway:
             self.sessions_open.pop(session.id, None)
             log.info("browser session %s ended", session.id[:8])
 
+    async def _gone(self, session: _Session, stopping: asyncio.Future[None]) -> bool:
+        """Whether, within ``stop_grace`` seconds, the service has stopped and the session's process has exited
+        (its output closing is not enough: a process may close it and go on for a while)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.stop_grace
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(stopping), self.settings.stop_grace)
+        while True:
+            alive = [process for process in _marked(session.id) if _running(process)]
+            if stopping.done() and not alive:
+                return True
+            if loop.time() >= deadline:
+                return False
+            await asyncio.sleep(EXIT_POLL)
+
     async def close(self) -> None:
+        """Every session's process ended first (a handler cancelled by the server's shutdown could not end its
+        own), then their websockets and the listener closed."""
         self.closing = True
-        for session in list(self.sessions_open.values()):
+        sessions = list(self.sessions_open.values())
+        await asyncio.gather(*(self.end_session(session) for session in sessions), return_exceptions=True)
+        for session in sessions:
             with contextlib.suppress(Exception):
-                await session.websocket.close()
+                await asyncio.wait_for(session.websocket.close(), CLOSE_TIMEOUT)
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()
-        for session in list(self.sessions_open.values()):  # (a handler cancelled by the cleanup before its end)
-            await self.end_session(session)
