@@ -1,7 +1,8 @@
 """A seat in the browser, end to end: ``parlour host --headless --web-port`` on 127.0.0.1, Cleo at the terminal end
 of the protocol (a scripted client) and a bot at a Screw Your Neighbor table, and Zoe in headless chromium, who
 types her name on the page, sits from the lobby with Enter and plays her turns by key (``s``) and by clicking the
-Stay button and the round's Next button; what the page shows is read from its terminal. Closing her tab ends her
+Stay button and the round's Next button, on the turn clock, opens the rules pane, chats, and sees the page redrawn
+when the window is resized; what the page shows is read from its terminal. Closing her tab ends her
 process within seconds (the host's children are counted). Screenshots at 1280x800 and 800x600 are written under
 build/screenshots (or $PARLOUR_SCREENSHOTS)."""
 
@@ -25,7 +26,9 @@ def seat(cleo: NetworkSession, index: int) -> dict[str, Any] | None:
 def test_a_browser_guest_signs_in_sits_and_plays_by_key_and_by_click(chromium: Any, host: Host) -> None:
     shots = screenshots_dir()
     cleo = NetworkSession.connect("127.0.0.1", host.port, "Cleo")
-    code = cleo.create("screw", 3, bots=[None, None, "easy"])
+    code = cleo.create("screw", 3, bots=[None, None, "easy"], clock=90.0)
+    heard: list[dict[str, Any]] = []
+    cleo.watch(heard.append)
     creator = Creator(cleo, seed=5)
     page: Terminal | None = None
     try:
@@ -57,10 +60,23 @@ def test_a_browser_guest_signs_in_sits_and_plays_by_key_and_by_click(chromium: A
         def rounds() -> int:
             return sum(isinstance(e, RoundOver) for e in creator.events)
 
-        # The first hand by key: s at her turn (nothing at anyone else's), Enter for the round's end.
+        # The first hand by key, at her turn: the rules pane (r) open and closed, a word in the chat (ctrl+t), then
+        # s to stay.
         page.wait("Stay (s)", START)
-        until(lambda: her_turns() >= 1 or page.press("s"), WAIT, "Zoe's stay by key", page.why, every=0.5)
+        page.wait("then a bot plays it for you", START)  # her turn, on the clock
         page.screenshot(shots / "table-1280x800.png")
+        page.press("r")  # the rules pane, beside the table
+        page.wait("Who pays")
+        page.screenshot(shots / "rules-1280x800.png")
+        page.press("r")
+        until(lambda: "Who pays" not in page.text(), WAIT, "the rules pane closed", page.why)
+        page.press("Control+t")  # chat, from the table
+        page.wait("Say something at your table")
+        page.type("hello from the browser")
+        page.press("Enter")
+        said = {"type": "chat", "name": "Zoe", "text": "hello from the browser"}
+        until(lambda: any(said.items() <= data.items() for data in heard), WAIT, "Zoe's chat heard by Cleo", page.why)
+        until(lambda: her_turns() >= 1 or page.press("s"), WAIT, "Zoe's stay by key", page.why, every=0.5)
         until(lambda: rounds() >= 1, WAIT, "the first hand's end", lambda: f"{creator.events}; {page.why()}")
         page.wait("(Enter)")
         page.page.set_viewport_size({"width": 800, "height": 600})  # the window resized: the app redraws to fit
