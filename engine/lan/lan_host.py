@@ -141,8 +141,15 @@ class LanHost:
         s = self.settings
         if s.web_port is None:
             return
-        from engine.lan.web import WebSettings, local_address, session_command
+        from engine.lan.web import WebSettings, local_address, session_command, session_log
         from engine.lan.web_gateway import WebGateway
+
+        try:
+            session_log().parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            await self.close()
+            why = (err.strerror or str(err)).lower()
+            raise HostingError(f"cannot make the browser guests' directory {session_log().parent}: {why}") from None
 
         program, port, needs_password = s.guest_command, self.port, s.password is not None
 

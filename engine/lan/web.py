@@ -19,6 +19,7 @@ import importlib.metadata
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from engine.errors import ParlourError
 from engine.lan.secrets_input import SECRET_ENVIRONMENT
@@ -105,15 +106,26 @@ def local_address(bind: str) -> str:
     return bind
 
 
+def guest_dir() -> Path:
+    """The data directory browser guests share (``guests/web`` under the host's)."""
+    return data_dir() / "guests" / WEB_GUEST
+
+
+def session_log() -> Path:
+    """Where the browser sessions' processes write their standard error (textual-serve would copy it to the host's
+    standard output, which is the host's own screen when it sits in its lobby)."""
+    return guest_dir() / "sessions.log"
+
+
 def session_command(program: Sequence[str], host: str, port: int, password_needed: bool, session_id: str) -> str:
     """The shell command line (textual-serve runs each with ``/bin/sh -c``) of one browser session: ``program``
     (the UI's ``parlour join``) to the host at ``host``:``port``, marked ``session_id`` (:data:`SESSION_ENV`),
     asking the player's name (and, when ``password_needed``, the host's password) in the app; without the host's
-    secrets in its environment, and with the data directory that browser guests share (``guests/web`` under the
-    host's).
+    secrets in its environment, with the data directory that browser guests share (:func:`guest_dir`), its
+    standard error appended to :func:`session_log`.
 
     >>> command = session_command(["/usr/bin/python3", "-m", "tui", "join"], "127.0.0.1", 7777, True, "c0ffee")
-    >>> command.startswith("exec env -u PARLOUR_HOST_PASSWORD "), command.endswith(" -m tui join 127.0.0.1:7777")
+    >>> command.startswith("exec env -u PARLOUR_HOST_PASSWORD "), " -m tui join 127.0.0.1:7777 2>>" in command
     (True, True)
     >>> "PARLOUR_ASK=name,password" in command, "PARLOUR_GUEST=web" in command, "PARLOUR_WEB_SESSION=c0ffee" in command
     (True, True, True)
@@ -125,11 +137,11 @@ def session_command(program: Sequence[str], host: str, port: int, password_neede
     for name in _NOT_INHERITED:
         words += ["-u", name]
     words.append(f"{GUEST_ENV}={WEB_GUEST}")
-    words.append(f"{DATA_ENV}={data_dir() / 'guests' / WEB_GUEST}")
+    words.append(f"{DATA_ENV}={guest_dir()}")
     words.append(f"{SESSION_ENV}={session_id}")
     words.append(f"{ASK_ENV}={'name,password' if password_needed else 'name'}")
     words += [*program, where]
-    return "exec " + shlex.join(words)
+    return f"exec {shlex.join(words)} 2>>{shlex.quote(str(session_log()))}"
 
 
 def web_address(address: str, port: int) -> str:

@@ -1,5 +1,6 @@
 """The browser door without a browser: its cap (a page past it, and no process), the environment of a session's
-process (no secret of the host's; its app asked to ask the name and the password), a closed websocket ending its
+process (no secret of the host's; its app asked to ask the name and the password; its errors in a log, not on the
+host's screen), a closed websocket ending its
 process within seconds, the host's close leaving no task and no process behind; and ``--web-port`` without the
 optional dependency said in one sentence. Every wait is bounded."""
 
@@ -78,6 +79,9 @@ async def test_the_cap_the_environment_and_the_end_of_a_session(
             assert env["PARLOUR_ASK"] == "name,password" and env["PARLOUR_GUEST"] == "web"
             assert "PARLOUR_HOST_PASSWORD" not in env and "PARLOUR_PASSWORD" not in env
             assert "the-host-secret" not in str(env) and "a-join-secret" not in str(env)
+            # Its errors go to a log of the host's, not through textual-serve to the host's screen.
+            pid = sessions()[0].pid
+            assert os.readlink(f"/proc/{pid}/fd/2") == str(tmp_path / "data" / "guests" / "web" / "sessions.log")
 
             # Full: the page says so, and a websocket is told so in its terminal and closed, with no process.
             async with client.get(f"{url}/") as page:
