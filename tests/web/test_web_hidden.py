@@ -21,8 +21,8 @@ INLINE = re.compile(rf"(?<![0-9A-Za-z])(10|[2-9JQKA])([{SUITS}])")
 RANKS = {"10", "2", "3", "4", "5", "6", "7", "8", "9", "J", "Q", "K", "A"}
 """A card drawn as a box (the hand) has its top left corner at (x, y), its rank on the row below up to the next
 side (``│ 3│`` small, ``│3      │`` large), and its suit one cell right of the corner two rows down."""
-PLAYS = 3
-"""Plays by any one seat before the sampling stops: 3 plays shed at most 15 cards, so no deal can have ended (its
+PLAYS = 2
+"""Plays by any one seat before the sampling stops: 2 plays shed at most 10 cards, so no deal can have ended (its
 end shows every hand to everybody)."""
 
 
