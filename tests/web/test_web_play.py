@@ -8,6 +8,7 @@ build/screenshots (or $PARLOUR_SCREENSHOTS)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -63,7 +64,8 @@ def test_a_browser_guest_signs_in_sits_and_plays_by_key_and_by_click(chromium: A
         # The first hand by key, at her turn: the rules pane (r) open and closed, a word in the chat (ctrl+t), then
         # s to stay.
         page.wait("Stay (s)", START)
-        page.wait("then a bot plays it for you", START)  # her turn, on the clock
+        # Her turn, on the clock: her seat's title counts down ("▶ Zoe 79 s").
+        until(lambda: re.search(r"Zoe \d+ s", page.text()), START, "Zoe's turn on the clock", page.why)
         page.screenshot(shots / "table-1280x800.png")
         page.press("r")  # the rules pane, beside the table
         page.wait("Who pays")
