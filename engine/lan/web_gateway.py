@@ -36,6 +36,7 @@ import signal
 import uuid
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
@@ -184,6 +185,12 @@ class _ParlourServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         gateway = self.gateway
+        origin = request.headers.get("Origin")
+        if origin is not None and urlsplit(origin).netloc.lower() != request.host.lower():
+            # A page of another site driving a session from a visitor's browser (the door has no cookie to steal,
+            # but it is reachable only from the LAN, and that page should not reach it through the visitor).
+            log.info("a websocket from %s refused: its page is from %s", request.remote, origin[:100])
+            raise web.HTTPForbidden(text="Parlour's page only.")
         websocket = web.WebSocketResponse(heartbeat=HEARTBEAT, timeout=CLOSE_TIMEOUT)
         await websocket.prepare(request)
         if gateway.full or gateway.closing:

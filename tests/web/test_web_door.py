@@ -71,7 +71,11 @@ async def test_the_cap_the_environment_and_the_end_of_a_session(
             async with client.get(f"{url}/") as page:
                 assert page.status == 200
                 assert f"ws://127.0.0.1:{host.web_port}/ws" in await page.text()
-            first = await client.ws_connect(f"{url}/ws?width=100&height=30")
+            # A page of another site may not open a session from a visitor's browser.
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await client.ws_connect(f"{url}/ws", headers={"Origin": "http://elsewhere.example"})
+            assert refused.value.status == 403 and not sessions()
+            first = await client.ws_connect(f"{url}/ws?width=100&height=30", headers={"Origin": url})
             got = await asyncio.wait_for(first.receive(), START)  # the app's first output
             assert got.type == aiohttp.WSMsgType.BINARY
             await until(lambda: len(sessions()) == 1, START, "the session's process")
