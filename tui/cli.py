@@ -332,6 +332,13 @@ def build_parser(command: str | None = None) -> _Parser:
         host.add_argument(
             "--ssh-keys", metavar="FILE", help="an authorized_keys file: SSH guests log in with one of its keys"
         )
+        host.add_argument(
+            "--web-port",
+            type=port_number,
+            metavar="PORT",
+            help="also serve the game to web browsers on PORT, at the address the host listens on (needs "
+            "pip install 'parlour[web]'); each browser is asked for a name (and the password)",
+        )
 
     join = sub.add_parser("join", help="join a LAN host and open its lobby")
     if wanted("join"):
@@ -774,8 +781,9 @@ def _host_passwords(args: argparse.Namespace) -> tuple[str | None, str | None]:
 
 
 def guest_command() -> tuple[str, ...]:
-    """What an SSH guest of ``parlour host`` runs: ``parlour join`` in this interpreter (the host adds where to join
-    and the guest's name: :class:`~engine.lan.lan_host.HostSettings`). The engine never starts the UI itself."""
+    """What an SSH guest (and a browser session) of ``parlour host`` runs: ``parlour join`` in this interpreter (the
+    host adds where to join, and the SSH guest's name: :class:`~engine.lan.lan_host.HostSettings`). The engine never
+    starts the UI itself."""
     return (sys.executable, "-m", "tui", "join")
 
 
@@ -802,6 +810,14 @@ def _host(args: argparse.Namespace) -> int:
     keys = Path(args.ssh_keys) if args.ssh_keys else None
     if keys is not None and not keys.is_file():
         raise OptionError(f"no authorized-keys file at {args.ssh_keys}")
+    if args.web_port is not None:
+        from engine.lan.web import WebUnavailable, check_available
+
+        try:
+            check_available()
+        except WebUnavailable as err:
+            print(f"parlour: {err}", file=sys.stderr)
+            return 2
     settings = HostSettings(
         bind=args.bind,
         port=args.port,
@@ -810,6 +826,7 @@ def _host(args: argparse.Namespace) -> int:
         ssh_port=args.ssh_port,
         ssh_password=args.ssh_password,
         ssh_keys=keys,
+        web_port=args.web_port,
         keep=None if args.no_keep else host_dir(),
         guest_command=guest_command(),
         headless_command=headless_command(),
@@ -843,8 +860,46 @@ def _host(args: argparse.Namespace) -> int:
 def _join(args: argparse.Namespace) -> int:
     """``parlour join HOST[:PORT]``: connect, then the lobby (or straight to ``--table``)."""
     host, port = args.address
+    from engine.lan.web import ASK_ENV
+
+    asked = os.environ.get(ASK_ENV)
+    if asked:  # (a browser session: its player types the name, and the password, in the app)
+        return _signing_in(host, port, "password" in asked.split(","), args.table)
     password = args.password if args.password is not None else os.environ.get("PARLOUR_PASSWORD")
     return _lobby(host, port, args.name, password, args.table)
+
+
+def _signing_in(host: str, port: int, password: bool, table: str | None) -> int:
+    """``parlour join`` with ``PARLOUR_ASK`` set: the app asks the player's name (and the host's password) on its
+    first screen, then connects (:mod:`tui.apps.sign_in`)."""
+    problem = terminal_problem()
+    if problem:
+        print(f"{NEEDS_TERMINAL}: {problem}", file=sys.stderr)
+        return 2
+    from tui.apps.lan import LanApp
+    from tui.apps.sign_in import SignIn
+
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    connections: list[NetworkSession] = []
+
+    def connect(name: str, given: str | None, waiting: Callable[[str], None]) -> NetworkSession:
+        try:
+            conn = _connect(host, port, name, given, waiting=waiting)
+        except ParlourError as err:
+            said = str(err)
+            raise ParlourError(said if said.startswith("cannot") else f"The host refused: {said}") from None
+        connections.append(conn)
+        return conn
+
+    app = LanApp(None, table=table, sign_in=SignIn(where=where, password=password, connect=connect))
+    try:
+        code = run_app(app)
+        if app.farewell:
+            print(app.farewell, file=sys.stderr)
+        return code
+    finally:
+        for conn in connections:
+            conn.close()
 
 
 def _lobby(
@@ -895,10 +950,13 @@ def _lobby(
             forget_token(host, port)  # (the host has forgotten this player: the token opens nothing any more)
 
 
-def _connect(host: str, port: int, name: str, password: str | None) -> NetworkSession:
+def _connect(
+    host: str, port: int, name: str, password: str | None, waiting: Callable[[str], None] | None = None
+) -> NetworkSession:
     """A session at the host, back in this player's seat when a token kept from an earlier connection (a crash, a
     lost network) still holds; a name that is of a player away from a seat there asks the table to let it back in.
-    Each welcome's token is kept on disk (:mod:`engine.lan.tokens`)."""
+    Each welcome's token is kept on disk (:mod:`engine.lan.tokens`). ``waiting``: told what the host says while the
+    table is asked (default: a line on stderr)."""
     from engine.lan.remote_session import HostRefusal, NetworkSession
     from engine.lan.tokens import forget_token, keep_token, kept_token
     from engine.records.paths import one_line
@@ -914,10 +972,14 @@ def _connect(host: str, port: int, name: str, password: str | None) -> NetworkSe
             forget_token(host, port)  # the host no longer knows it (its time ran out, or another host now)
     if conn is None:
 
-        def waiting(data: dict[str, Any]) -> None:
-            print(f"parlour: {one_line(str(data.get('message', 'waiting for the table')))}...", file=sys.stderr)
+        def asking(data: dict[str, Any]) -> None:
+            said = f"{one_line(str(data.get('message', 'waiting for the table')))}..."
+            if waiting is not None:
+                waiting(said)
+            else:
+                print(f"parlour: {said}", file=sys.stderr)
 
-        conn = NetworkSession.connect(host, port, name, password=password, timeout=5.0, ask=waiting)
+        conn = NetworkSession.connect(host, port, name, password=password, timeout=5.0, ask=asking)
 
     def kept(welcome: dict[str, Any]) -> str | None:
         return keep_token(host, port, str(welcome.get("name", name)), str(welcome.get("token")))

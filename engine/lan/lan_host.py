@@ -35,6 +35,7 @@ from engine.records.paths import DATA_ENV, NotAFileError, data_dir, move_aside, 
 
 if TYPE_CHECKING:
     from engine.lan.ssh import Command, SshGateway
+    from engine.lan.web_gateway import WebGateway
 
 WAIT = 10.0
 """The longest a start or a stop may take (seconds)."""
@@ -54,11 +55,16 @@ class HostSettings:
     ssh_port: int | None = None
     ssh_password: str | None = None
     ssh_keys: Path | None = None
+    web_port: int | None = None
+    """Serve the game to browsers on this port (:mod:`engine.lan.web`; needs ``pip install 'parlour[web]'``)."""
+    web_max_guests: int = 32
+    """Browser sessions at once."""
     keep: Path | None = None
     """Where tables in play are saved and found again after a restart (None: nowhere)."""
     guest_command: tuple[str, ...] = ()
     """What an SSH guest runs (given by the UI: ``parlour join``), with two arguments added: this host's address on
-    loopback (``127.0.0.1:PORT``) and ``--name=`` the guest's SSH user name. Needed with ``ssh_port``."""
+    loopback (``127.0.0.1:PORT``) and ``--name=`` the guest's SSH user name. Needed with ``ssh_port``; with
+    ``web_port`` each browser session runs it too, with this host's address only (its app asks the name)."""
     headless_command: tuple[str, ...] = ()
     """What a host that goes on in the background runs (given by the UI: ``parlour host --headless``), with the
     options of these settings added (:func:`background_command`). Needed by :func:`start_background` only."""
@@ -105,18 +111,66 @@ class LanHost:
         back into a seat when nobody at the table can be."""
         if settings.ssh_port is not None and not settings.guest_command:
             raise ValueError("an SSH port needs HostSettings.guest_command: what an SSH guest runs")
+        if settings.web_port is not None and not settings.guest_command:
+            raise ValueError("a web port needs HostSettings.guest_command: what a browser session runs")
         self.settings = settings
         self.server = LanServer(name=settings.name, password=settings.password, keep=settings.keep, owner=owner)
         self.gateway: SshGateway | None = None
         self.port = 0
         self.ssh_port: int | None = None
+        self.web: WebGateway | None = None
+        self.web_port: int | None = None
 
     async def start(self) -> None:
         s = self.settings
+        if s.web_port is not None:  # (before anything listens: a missing optional dependency is one sentence)
+            from engine.lan.web import check_available
+
+            try:
+                check_available()
+            except ParlourError as err:
+                raise HostingError(str(err)) from None
         try:
             self.port = await self.server.start(s.bind, s.port)
         except OSError as err:
             raise _listen_error(err, "port", s.bind, s.port, "--port") from None
+        await self._start_ssh()
+        await self._start_web()
+
+    async def _start_web(self) -> None:
+        s = self.settings
+        if s.web_port is None:
+            return
+        from engine.lan.web import WebSettings, local_address, session_command, session_log
+        from engine.lan.web_gateway import WebGateway
+
+        try:
+            session_log().parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            await self.close()
+            why = (err.strerror or str(err)).lower()
+            raise HostingError(f"cannot make the browser guests' directory {session_log().parent}: {why}") from None
+
+        program, port, needs_password = s.guest_command, self.port, s.password is not None
+
+        def command(session_id: str) -> str:
+            return session_command(program, local_address(s.bind), port, needs_password, session_id)
+
+        try:
+            self.web = WebGateway(
+                WebSettings(bind=s.bind, port=s.web_port, max_guests=s.web_max_guests, title=f"Parlour at {s.name}"),
+                command,
+            )
+            self.web_port = await self.web.start()
+        except OSError as err:
+            await self.close()
+            raise _listen_error(err, "web port", s.bind, s.web_port, "--web-port") from None
+        except ValueError as err:
+            await self.close()
+            raise HostingError(str(err)) from None
+
+    async def _start_ssh(self) -> None:
+        s = self.settings
         if s.ssh_port is None:
             return
         from engine.lan.ssh import SshGateway, SshSettings
@@ -136,6 +190,9 @@ class LanHost:
 
     async def close(self, *, end_tables: bool = False) -> None:
         """Stop serving: the tables in play stay kept (offered again at the next start) unless ``end_tables``."""
+        if self.web is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.web.close(), WAIT)
         if self.gateway is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.gateway.close(), WAIT)
@@ -148,6 +205,12 @@ class LanHost:
         if self.ssh_port is not None:
             for address in found:
                 lines.append(f"or over SSH: ssh -p {self.ssh_port} NAME@{address.partition('%')[0]}")
+        if self.web_port is not None:
+            from engine.lan.web import web_address
+
+            for address in found:
+                if "%" not in address:  # (a browser takes no interface name in an address)
+                    lines.append(f"or in a browser: {web_address(address, self.web_port)}")
         return lines
 
 
@@ -255,6 +318,8 @@ def run_headless(settings: HostSettings) -> int:
             print(f"parlour: tables in play again: {', '.join(offered)}", file=sys.stderr, flush=True)
         if host.ssh_port is not None:
             print(f"parlour: SSH on port {host.ssh_port}", file=sys.stderr, flush=True)
+        if host.web_port is not None:
+            print(f"parlour: browsers on port {host.web_port}", file=sys.stderr, flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
@@ -349,6 +414,8 @@ def background_command(settings: HostSettings, port: int) -> tuple[list[str], di
             env[SSH_PASSWORD_ENV] = settings.ssh_password
         if settings.ssh_keys is not None:
             command += ["--ssh-keys", str(settings.ssh_keys)]
+    if settings.web_port is not None:
+        command += ["--web-port", str(settings.web_port)]
     return command, env
 
 

@@ -23,9 +23,10 @@ from textual.screen import Screen
 from engine.errors import ParlourError
 from engine.lan.remote_session import NetworkSession
 from engine.registry import get_entry
-from tui.apps.lan_records import keep_lan_records
+from tui.apps.lan_records import LanRecords, keep_lan_records
 from tui.apps.navigation import Navigation, Where, navigation_commands, table_in_stack
 from tui.apps.notices import KeepsNotices
+from tui.apps.sign_in import SignedIn, SignIn, SignInScreen
 from tui.dialogs.confirm import ChoiceScreen, ConfirmScreen
 from tui.games import screen_class
 from tui.messages import MainMenu, PlayAgain
@@ -51,19 +52,34 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         "The match goes on without you: a computer player takes your seat (a table with nobody else at it ends)."
     )
 
+    conn: NetworkSession
+    lobby: LobbyScreen
+
     def __init__(
-        self, conn: NetworkSession, *, banner: str = "", table: str | None = None, hosting: HostThread | None = None
+        self,
+        conn: NetworkSession | None,
+        *,
+        banner: str = "",
+        table: str | None = None,
+        hosting: HostThread | None = None,
+        sign_in: SignIn | None = None,
     ) -> None:
+        """``conn``: the session at the host; None with ``sign_in``: the app asks the name (and the password) first
+        and connects itself (a browser session)."""
         super().__init__(css_path=first_css_path(LobbyScreen))
         self.hosting = hosting
         """The host this app runs (``parlour host``): quitting while it has tables in play asks what becomes of them."""
         self.host_stopping = False
         """The player chose how the host stops, and it is stopping: its goodbye is no news to show."""
         self.load_settings()
-        self.conn = conn
-        self.lobby = LobbyScreen(conn, banner=banner, table=table)
-        self._stop_watching = conn.watch(self._from_host)
-        self._records = keep_lan_records(self, conn)  # every match seen at this seat kept (tui/apps/lan_records.py)
+        self.sign_in = sign_in
+        self._banner, self._table = banner, table
+        self._stop_watching: Callable[[], None] | None = None
+        self._records: LanRecords | None = None
+        if conn is not None:
+            self._use_session(conn)
+        elif sign_in is None:
+            raise ValueError("LanApp needs a session at the host, or a SignIn to make one")
         self._statuses: dict[int, tuple[str | None, str]] = {}
         """Each seat's (name, status) at the last table summary: what changed is told during a game."""
         self.farewell: str | None = None
@@ -71,15 +87,32 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         self._before_sigterm: Callable[[int, FrameType | None], Any] | int | None = None
         """The SIGTERM handler this hosting app replaced (given back as it ends)."""
 
+    @property
+    def attached(self) -> bool:
+        """The app has its session at the host (not before the player signed in)."""
+        return self._stop_watching is not None
+
+    def _use_session(self, conn: NetworkSession) -> None:
+        self.conn = conn
+        self.lobby = LobbyScreen(conn, banner=self._banner, table=self._table)
+        self._stop_watching = conn.watch(self._from_host)
+        self._records = keep_lan_records(self, conn)  # every match seen at this seat kept (tui/apps/lan_records.py)
+
     def on_mount(self) -> None:
         self.apply_loaded_settings()
-        self.push_screen(self.lobby)
+        if self.attached:
+            self.push_screen(self.lobby)
+        else:
+            assert self.sign_in is not None
+            self.push_screen(SignInScreen(self.sign_in))
         if self.hosting is not None:
             self._catch_sigterm()
 
     def on_unmount(self) -> None:
-        self._stop_watching()
-        self._records.close()
+        if self._stop_watching is not None:
+            self._stop_watching()
+        if self._records is not None:
+            self._records.close()
         if self._before_sigterm is not None:
             signal.signal(signal.SIGTERM, self._before_sigterm)
             self._before_sigterm = None
@@ -108,6 +141,36 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
             self.exit()
             return
         self.stop_host("keep" if self.hosting.keeps_tables else "end")
+
+    def on_signed_in(self, message: SignedIn) -> None:
+        """Connect as the player asked (on a thread: the host may take a while), then the lobby; a refusal is said
+        on the sign-in screen, which stays."""
+        message.stop()
+        sign_in, screen = self.sign_in, self.screen
+        if sign_in is None or self.attached or not isinstance(screen, SignInScreen):
+            return
+
+        def waiting(text: str) -> None:
+            self.call_from_thread(screen.waiting, text)
+
+        def connect() -> None:
+            try:
+                conn = sign_in.connect(message.player, message.password, waiting)
+            except ParlourError as err:
+                said = str(err)
+                focus = "password" if sign_in.password and "password" in said.lower() else "name"
+                self.call_from_thread(screen.failed, said, focus)
+                return
+            self.call_from_thread(self._signed_in, conn)
+
+        self.run_worker(connect, thread=True, group="sign-in", exit_on_error=False)
+
+    def _signed_in(self, conn: NetworkSession) -> None:
+        if self.attached or not self.is_running:
+            conn.close()
+            return
+        self._use_session(conn)
+        self.switch_screen(self.lobby)
 
     # -- the host's lobby messages ---------------------------------------------------------------------------------
     def _from_host(self, data: dict[str, Any]) -> None:
@@ -241,12 +304,16 @@ class LanApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
             self.push_screen(screen)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chat" and not self.attached:
+            return False  # (no table to talk to before the player has signed in: not offered in the footer)
         if action == "chat" and self.screen is self.lobby:
             return False  # (the lobby's own key, /, says it in the footer: ctrl+t there would say it twice)
         return super().check_action(action, parameters)
 
     def action_chat(self) -> None:
         """Say something at your table, from any screen (the lobby has its own line for it)."""
+        if not self.attached:
+            return
         if self.screen is self.lobby:
             self.lobby.action_chat()
             return

@@ -1,0 +1,112 @@
+"""A seat in the browser, end to end: ``parlour host --headless --web-port`` on 127.0.0.1, Cleo at the terminal end
+of the protocol (a scripted client) and a bot at a Screw Your Neighbor table, and Zoe in headless chromium, who
+types her name on the page, sits from the lobby with Enter and plays her turns by key (``s``) and by clicking the
+Stay button and the round's Next button, on the turn clock, opens the rules pane, chats, and sees the page redrawn
+when the window is resized; what the page shows is read from its terminal. Closing her tab ends her
+process within seconds (the host's children are counted). Screenshots at 1280x800 and 800x600 are written under
+build/screenshots (or $PARLOUR_SCREENSHOTS)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from conftest import GONE, START, WAIT, Creator, Host, Terminal, screenshots_dir, until
+
+from engine.games.chase.rules import Stayed
+from engine.lan.remote_session import NetworkSession
+from engine.match import RoundOver
+
+
+def seat(cleo: NetworkSession, index: int) -> dict[str, Any] | None:
+    summary = cleo.table
+    return summary["seats"][index] if summary is not None else None
+
+
+def test_a_browser_guest_signs_in_sits_and_plays_by_key_and_by_click(chromium: Any, host: Host) -> None:
+    shots = screenshots_dir()
+    cleo = NetworkSession.connect("127.0.0.1", host.port, "Cleo")
+    code = cleo.create("screw", 3, bots=[None, None, "easy"], clock=90.0)
+    heard: list[dict[str, Any]] = []
+    cleo.watch(heard.append)
+    creator = Creator(cleo, seed=5)
+    page: Terminal | None = None
+    try:
+        assert host.url.startswith("http://127.0.0.1:")
+        page = Terminal(chromium, host.url, 1280, 800)
+        page.wait("Your name at the tables", START)
+        assert code not in page.text()  # nothing of the host's before the name
+        page.screenshot(shots / "sign-in-1280x800.png")
+        page.type("Zoe")
+        page.press("Enter")
+        page.wait(code)
+        page.wait("you are Zoe")
+        assert len(host.children()) == 1, host.children()
+
+        page.press("Enter")  # the first table of the list: sit, and ready
+
+        def ready() -> bool:
+            taken = seat(cleo, 1)
+            return taken is not None and taken["name"] == "Zoe" and taken["status"] == "ready"
+
+        until(ready, WAIT, "Zoe ready", page.why)
+        page.screenshot(shots / "lobby-1280x800.png")
+        cleo.start()
+        creator.start()
+
+        def her_turns() -> int:
+            return sum(isinstance(e, Stayed) and e.seat == 1 for e in creator.events)
+
+        def rounds() -> int:
+            return sum(isinstance(e, RoundOver) for e in creator.events)
+
+        # The first hand by key, at her turn: the rules pane (r) open and closed, a word in the chat (ctrl+t), then
+        # s to stay.
+        page.wait("Stay (s)", START)
+        # Her turn, on the clock: her seat's title counts down ("▶ Zoe 79 s").
+        until(lambda: re.search(r"Zoe \d+ s", page.text()), START, "Zoe's turn on the clock", page.why)
+        page.screenshot(shots / "table-1280x800.png")
+        page.press("r")  # the rules pane, beside the table
+        page.wait("Who pays")
+        page.screenshot(shots / "rules-1280x800.png")
+        page.press("r")
+        until(lambda: "Who pays" not in page.text(), WAIT, "the rules pane closed", page.why)
+        page.press("Control+t")  # chat, from the table
+        page.wait("Say something at your table")
+        page.type("hello from the browser")
+        page.press("Enter")
+        said = {"type": "chat", "name": "Zoe", "text": "hello from the browser"}
+        until(lambda: any(said.items() <= data.items() for data in heard), WAIT, "Zoe's chat heard by Cleo", page.why)
+        until(lambda: her_turns() >= 1 or page.press("s"), WAIT, "Zoe's stay by key", page.why, every=0.5)
+        until(lambda: rounds() >= 1, WAIT, "the first hand's end", lambda: f"{creator.events}; {page.why()}")
+        page.wait("(Enter)")
+        page.page.set_viewport_size({"width": 800, "height": 600})  # the window resized: the app redraws to fit
+        until(lambda: len(page.rows()) < 40 and page.find("(Enter)"), WAIT, "the page redrawn at 800x600", page.why)
+        page.screenshot(shots / "round-over-800x600.png")
+        assert "Hand 1 — the cards" in page.text() and "Zoe" in page.text(), page.why()
+
+        # The second hand by click: the round's Next button, then the Stay button at her turn.
+        def clicked(text: str, done: Callable[[], bool]) -> bool:
+            """Click ``text`` until ``done()`` (one click a poll: the page's answer takes a moment)."""
+            if done():
+                return True
+            page.click(text)
+            return False
+
+        until(lambda: clicked("(Enter)", lambda: page.find("(Enter)") is None), WAIT, "Next clicked", page.why, 0.7)
+        until(lambda: clicked("Stay (s)", lambda: her_turns() >= 2), WAIT, "Zoe's stay by click", page.why, 0.7)
+        page.screenshot(shots / "table-800x600.png")
+        assert creator.failed is None, creator.failed
+        assert her_turns() >= 2
+
+        # Her tab closes: her process ends within seconds.
+        page.close()
+        page = None
+        until(lambda: not host.children(), GONE, "Zoe's process gone", host.why)
+        until(lambda: (seat(cleo, 1) or {}).get("status") not in ("ready", "connected"), WAIT, "Zoe gone", host.why)
+    finally:
+        creator.finish()
+        if page is not None:
+            page.close()
+        cleo.close()
