@@ -430,8 +430,9 @@ class Connection:
                 self.errors = 0
                 continue
             self.errors += 1
-            if self.errors >= p.MAX_ERRORS:
-                self.finish(p.error(p.TOO_MANY_ERRORS, f"{p.MAX_ERRORS} rejected lines in a row: goodbye"))
+            if self.errors >= p.MAX_ERRORS:  # (answering the line as any refusal does: its type, when readable)
+                goodbye = f"{p.MAX_ERRORS} rejected lines in a row: goodbye"
+                self.finish(p.error(p.TOO_MANY_ERRORS, goodbye, refusal.get("reply_to")))
                 return
             self.send(refusal)
 

@@ -1,0 +1,122 @@
+"""A hostile client written from ``docs/protocol.md`` alone (raw sockets, raw lines, none of Parlour's client code)
+holds the host to that page: every message type with wrong fields is one ``error`` naming the message it answers
+(the 20th refusal in a row too), names that draw nothing are refused, and a client asking for hints in a loop costs
+the host one hint a version. Real sockets on 127.0.0.1; every wait bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from lan_helpers import WAIT, running
+
+from engine.lan.server import LanServer
+
+
+class Raw:
+    """A client as the page describes one: newline-delimited JSON over TCP, one object per line."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, server: LanServer) -> Raw:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port, limit=1 << 22)
+        return cls(reader, writer)
+
+    @classmethod
+    async def hello(cls, server: LanServer, name: str, **fields: Any) -> Raw:
+        raw = await cls.open(server)
+        await raw.send({"type": "hello", "protocol": 1, "max_protocol": 2, "name": name, **fields})
+        welcome = await raw.recv()
+        assert welcome["type"] == "welcome", welcome
+        return raw
+
+    async def send(self, data: Any) -> None:
+        self.writer.write(json.dumps(data).encode("utf-8") + b"\n")
+        await self.writer.drain()
+
+    async def recv(self) -> dict[str, Any]:
+        """The next line as an object; ConnectionError when the host has closed the connection."""
+        line = await asyncio.wait_for(self.reader.readline(), WAIT)
+        if not line:
+            raise ConnectionError("closed")
+        data = json.loads(line)
+        assert isinstance(data, dict)
+        return data
+
+    async def expect(self, kind: str) -> dict[str, Any]:
+        while (data := await self.recv())["type"] != kind:
+            pass
+        return data
+
+    async def closed(self) -> bool:
+        """True once the host has closed the connection (every line before that read and dropped)."""
+        try:
+            while True:
+                await self.recv()
+        except ConnectionError:
+            return True
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+WRONG_FIELDS: list[dict[str, Any]] = [
+    {"type": "create", "game": "screw"},
+    {"type": "create", "game": 5, "players": 3},
+    {"type": "create", "game": "screw", "players": "3"},
+    {"type": "create", "game": "screw", "players": 3, "variants": ["x"] * 17},
+    {"type": "create", "game": "screw", "players": 3, "bots": [7]},
+    {"type": "create", "game": "screw", "players": 3, "seat": 16},
+    {"type": "create", "game": "screw", "players": 3, "clock": 0},
+    {"type": "create", "game": "screw", "players": 3, "clock": True},
+    {"type": "sit", "table": "BCDF"},
+    {"type": "sit", "table": 5, "seat": 0},
+    {"type": "sit", "table": "BCDF", "seat": -1},
+    {"type": "spectate", "table": []},
+    {"type": "fill", "level": ""},
+    {"type": "chat", "text": ""},
+    {"type": "chat", "text": "x" * 501},
+    {"type": "chat", "text": "red\x1b[31m"},
+    {"type": "act", "action": 7},
+    {"type": "act", "action": "x" * 201},
+    {"type": "act", "action": "pass", "version": "3"},
+    {"type": "let_in", "request": 5, "allow": True},
+    {"type": "let_in", "request": "abc", "allow": "yes"},
+    {"type": "let_in", "request": "abc", "allow": True},
+]
+
+
+async def test_every_wrong_field_is_a_bad_field_naming_the_message() -> None:
+    async with running() as server:
+        eve = await Raw.hello(server, "Eve")
+        for line in WRONG_FIELDS:
+            await eve.send(line)
+            error = await eve.recv()
+            assert (error["type"], error["code"], error.get("reply_to")) == ("error", "bad_field", line["type"]), line
+            await eve.send({"type": "ping"})  # (an accepted line: the count of refusals in a row starts again)
+            assert (await eve.recv())["type"] == "pong"
+        eve.close()
+
+
+async def test_the_twentieth_refusal_in_a_row_names_the_message_it_answers() -> None:
+    async with running() as server:
+        eve = await Raw.hello(server, "Eve")
+        for _ in range(19):
+            await eve.send({"type": "chat", "text": 5})
+            assert (await eve.recv())["code"] == "bad_field"
+        await eve.send({"type": "sit", "table": "BCDF", "seat": "one"})
+        error = await eve.recv()
+        assert (error["code"], error.get("reply_to")) == ("too_many_errors", "sit"), error
+        assert await eve.closed()
+        eve = await Raw.hello(server, "Eve2")
+        for _ in range(19):
+            await eve.send({"type": "chat", "text": 5})
+            await eve.recv()
+        await eve.send({"type": "no such type"})  # an unknown type: nothing to name
+        error = await eve.recv()
+        assert error["code"] == "too_many_errors" and "reply_to" not in error, error
+        eve.close()
