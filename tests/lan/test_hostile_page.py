@@ -9,6 +9,7 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
 from lan_helpers import WAIT, running
 
 from engine.lan.server import LanServer
@@ -120,3 +121,33 @@ async def test_the_twentieth_refusal_in_a_row_names_the_message_it_answers() -> 
         error = await eve.recv()
         assert error["code"] == "too_many_errors" and "reply_to" not in error, error
         eve.close()
+
+
+LOOK_ALIKES = {
+    "ANNABEL": "name_taken",
+    "\uff21nnabel": "name_taken",  # a fullwidth A
+    "Annabe\u0301l": "name_taken",  # a combining accent
+    "\u2000Annabel": "name_taken",  # an en quad before it: trimmed
+    "\u0410nnabel": "bad_name",  # a Cyrillic A
+    "\u0391nnabel": "bad_name",  # a Greek Alpha
+    "Anna\u200dbel": "bad_name",  # a zero-width joiner
+    "Ann\u2000abel": "bad_name",  # an en quad inside it
+    "Annabel\ufe0f": "bad_name",  # a variation selector
+    "Annabel\u3164": "bad_name",  # a Hangul filler
+    "\u0301": "bad_name",  # accents alone: a name that draws nothing of its own
+    "\u0301\u0302": "bad_name",
+    "\u20dd": "bad_name",  # an enclosing circle around nothing
+}
+
+
+@pytest.mark.parametrize("name", list(LOOK_ALIKES))
+async def test_a_name_that_passes_for_another_or_for_none_is_refused(name: str) -> None:
+    async with running() as server:
+        annabel = await Raw.hello(server, "Annabel")
+        for _ in range(2):  # (accents alone: the second would otherwise be "the same name" as the first)
+            eve = await Raw.open(server)
+            await eve.send({"type": "hello", "protocol": 1, "name": name})
+            error = await eve.recv()
+            assert (error["type"], error.get("code")) == ("error", LOOK_ALIKES[name]), error
+            assert await eve.closed()
+        annabel.close()
