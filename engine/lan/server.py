@@ -95,6 +95,10 @@ class Player:
     timers: list[asyncio.TimerHandle] = field(default_factory=list)
     created: list[float] = field(default_factory=list)
     """When this player made its tables of the last minute (a cap on how fast one makes tables)."""
+    hint: tuple[tuple[str, int | None, int], bytes] | None = None
+    """The last hint worked out for this player: for which match, seat and version, and its ``hint`` line."""
+    hint_asks: int = 0
+    """``hint`` messages waiting for the hint being worked out (one at a time per player)."""
 
     def send(self, data: dict[str, Any]) -> None:
         if self.conn is not None:
@@ -1217,8 +1221,18 @@ class LanServer:
     def _on_hint(self, player: Player, message: p.Hint) -> None:
         table = self._my_table(player)
         session = player.session
-        if session is None:
+        host = table.host
+        if session is None or host is None:
             raise p.ProtocolError(p.NOT_STARTED, "the game at your table has not started")
+        # A hint is the same for a seat at a version (the game's hint bot draws on the table's seed, the seat and the
+        # version), so a client asking again and again costs one hint a version and one worked out at a time.
+        key = (table.match, player.seat, host.table.state.version)
+        if player.hint is not None and player.hint[0] == key:
+            player.send_line(player.hint[1])
+            return
+        player.hint_asks += 1
+        if player.hint_asks > 1:
+            return  # answered with the hint being worked out
         loop = asyncio.get_running_loop()
 
         async def answer() -> None:  # a hint may take a second: worked out on a thread, the loop goes on
@@ -1229,7 +1243,7 @@ class LanServer:
             except Exception:
                 log.exception("a hint failed")
                 hint = None
-            player.send(
+            line = p.line(
                 {
                     "type": "hint",
                     "table": table.code,
@@ -1237,6 +1251,11 @@ class LanServer:
                     "text": None if hint is None else str(hint),
                 }
             )
+            if key == (table.match, player.seat, host.table.state.version):  # (the table did not move meanwhile)
+                player.hint = (key, line)
+            asks, player.hint_asks = player.hint_asks, 0
+            for _ in range(asks):
+                player.send_line(line)
 
         task = asyncio.ensure_future(answer())
         self._hints.add(task)

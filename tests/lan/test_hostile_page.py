@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from lan_helpers import WAIT, running
 
+from engine.game import Action
 from engine.lan.server import LanServer
+from engine.play.table_host import TableHost
 
 
 class Raw:
@@ -151,3 +153,39 @@ async def test_a_name_that_passes_for_another_or_for_none_is_refused(name: str) 
             assert (error["type"], error.get("code")) == ("error", LOOK_ALIKES[name]), error
             assert await eve.closed()
         annabel.close()
+
+
+class CountingHost(TableHost):
+    """A table host that counts the hints it works out."""
+
+    worked_out: list[int | None]
+
+    def hint(self, seat: int | None) -> Action | None:
+        self.worked_out.append(seat)
+        return super().hint(seat)
+
+
+async def test_hints_asked_in_a_loop_are_worked_out_once_a_version() -> None:
+    host = CountingHost.create("big2", 4, seed=5, bots=[None, "easy", "easy", "easy"])
+    host.worked_out = []
+    async with running() as server:
+        server.prepared_host = lambda _table: host
+        eve = await Raw.hello(server, "Eve")
+        await eve.send({"type": "create", "game": "big2", "players": 4, "bots": [None, "easy", "easy", "easy"]})
+        await eve.expect("table")
+        await eve.send({"type": "start"})
+        while not (prompt := await eve.expect("snapshot"))["snapshot"]["legal"]:
+            pass  # (the bots wait for a person's move; whoever holds the 3 of diamonds leads)
+        version = prompt["snapshot"]["version"]
+        eve.writer.write(b'{"type":"hint"}\n' * 200)
+        answers = [await eve.expect("hint") for _ in range(200)]
+        assert len({json.dumps(answer, sort_keys=True) for answer in answers}) == 1
+        assert answers[0]["action"] in prompt["snapshot"]["legal"]
+        assert host.table.state.version == version and host.worked_out == [0], host.worked_out
+        await eve.send({"type": "act", "action": answers[0]["action"], "version": version})
+        while not (prompt := await eve.expect("snapshot"))["snapshot"]["legal"]:
+            pass
+        await eve.send({"type": "hint"})
+        assert (await eve.expect("hint"))["action"] in prompt["snapshot"]["legal"]
+        assert host.worked_out == [0, 0]  # a new version: worked out again
+        eve.close()
