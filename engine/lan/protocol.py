@@ -108,7 +108,7 @@ CODES: dict[str, str] = {
     TOO_MANY_TABLES: "you (or your address) made as many tables as the host allows for now",
     REFUSED: "the table did not let you back into the seat, or nobody could be asked (the connection ends)",
     # The engine's codes (engine.errors), for actions and table settings:
-    "invalid": "the action's text or object could not be read (bad card text...)",
+    "invalid": "the action's text could not be read (bad card text...), or the object is no action of this game",
     "illegal": "a well-formed action that the rules do not allow now",
     "not_your_turn": "an action when it is not your seat's turn",
     "game_over": "an action after the match has ended",
@@ -380,7 +380,8 @@ class Act(Message):
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"version"})
     action: Any
     version: int | None = None
-    """The snapshot's version the action answers (optional: a stale one is refused as not_your_turn)."""
+    """The snapshot's version the action answers (optional): an older one is refused as ``stale`` (version 1:
+    ``not_your_turn``), one ahead of the table's as ``bad_field`` (version 2)."""
 
 
 @dataclass(frozen=True)

@@ -1069,6 +1069,8 @@ class LanServer:
             if player.seat is None:
                 player.send({"type": "table", "table": table.summary()})  # already watching: the answer it waits for
                 return
+            if table.host is not None:  # (no standing up once the game has started: leaving gives the seat a bot)
+                raise p.ProtocolError(p.ALREADY_AT_TABLE, "you are seated here and the game has started")
             raise p.ProtocolError(p.ALREADY_AT_TABLE, "you are seated here: stand first")
         if player.table is not None:
             raise p.ProtocolError(p.ALREADY_AT_TABLE, f"you are at table {player.table.code}: leave it first")

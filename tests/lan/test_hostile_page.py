@@ -189,3 +189,34 @@ async def test_hints_asked_in_a_loop_are_worked_out_once_a_version() -> None:
         assert (await eve.expect("hint"))["action"] in prompt["snapshot"]["legal"]
         assert host.worked_out == [0, 0]  # a new version: worked out again
         eve.close()
+
+
+async def test_wrong_moves_in_play_get_the_codes_the_page_gives() -> None:
+    async with running() as server:
+        eve = await Raw.hello(server, "Eve")
+        await eve.send({"type": "create", "game": "big2", "players": 4, "bots": [None, "easy", "easy", "easy"]})
+        code = (await eve.expect("table"))["table"]["code"]
+        await eve.send({"type": "start"})
+        while not (prompt := await eve.expect("snapshot"))["snapshot"]["legal"]:
+            pass
+        version = prompt["snapshot"]["version"]
+        wrong = [
+            ({"action": {}}, "invalid"),  # an object that decodes to no action of this game
+            ({"action": {"game": "chase", "type": "ChaseAction", "value": "swap"}}, "invalid"),  # another game's
+            ({"action": {"game": "big2", "type": "Play", "cards": ["ZZ"]}}, "bad_data"),
+            ({"action": {"game": "nope", "type": "Nope"}}, "bad_data"),
+            ({"action": "9Z"}, "invalid"),
+            ({"action": "pass", "version": version + 1}, "bad_field"),
+        ]
+        if version > 0:
+            wrong.append(({"action": "pass", "version": version - 1}, "stale"))
+        for fields, code_ in wrong:
+            await eve.send({"type": "act", **fields})
+            error = await eve.expect("error")
+            assert (error["code"], error.get("reply_to")) == (code_, "act"), (fields, error)
+        await eve.send({"type": "spectate", "table": code})
+        error = await eve.expect("error")
+        assert error["code"] == "already_at_table" and "stand" not in error["message"], error  # (no standing now)
+        await eve.send({"type": "stand"})
+        assert (await eve.expect("error"))["code"] == "already_started"
+        eve.close()
