@@ -42,7 +42,6 @@ SHORT_LIMIT = 64
 """The longest game key, preset, variant, level, password or token."""
 MAX_VARIANTS = 16
 MAX_SEATS = 16
-MAX_INT = 2**31 - 1
 MAX_CLOCK = 3600
 """The longest turn clock a table may have, in seconds (an hour: longer is no clock at all)."""
 
@@ -147,10 +146,13 @@ def _bad(name: str, what: str, value: Any) -> ProtocolError:
     return ProtocolError(BAD_FIELD, f"{name} must be {what}, not {echo(value, 60)}")
 
 
-def whole(low: int, high: int) -> Check:
+def whole(low: int, high: int | None = None) -> Check:
+    """A whole number from ``low`` (to ``high``; None: any larger one, as the page says: a number too large for a
+    double is refused as the line is read, ``bad_json``)."""
+
     def check(value: Any, name: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise _bad(name, f"a whole number from {low} to {high}", value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+            raise _bad(name, f"a whole number from {low}" + ("" if high is None else f" to {high}"), value)
         return value
 
     return check
@@ -252,12 +254,12 @@ class Message:
 class Hello(Message):
     TYPE: ClassVar[str] = "hello"
     CHECKS: ClassVar[Mapping[str, Check]] = {
-        "protocol": whole(0, MAX_INT),
+        "protocol": whole(0),
         "name": _name_field,
         "password": optional(text(SHORT_LIMIT, empty=True)),
         "token": optional(text(SHORT_LIMIT)),
-        "max_protocol": optional(whole(0, MAX_INT)),
-        "seen": optional(whole(0, MAX_INT)),
+        "max_protocol": optional(whole(0)),
+        "seen": optional(whole(0)),
         "ask": optional(boolean),
     }
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"password", "token", "max_protocol", "seen", "ask"})
@@ -300,7 +302,7 @@ class Create(Message):
     TYPE: ClassVar[str] = "create"
     CHECKS: ClassVar[Mapping[str, Check]] = {
         "game": text(SHORT_LIMIT),
-        "players": whole(0, MAX_INT),  # how many the game allows is the game's to say (bad_option)
+        "players": whole(0),  # how many the game allows is the game's to say (bad_option)
         "preset": optional(text(SHORT_LIMIT)),
         "variants": listed(text(SHORT_LIMIT), MAX_VARIANTS),
         "bots": listed(optional(text(SHORT_LIMIT)), MAX_SEATS),
@@ -376,7 +378,7 @@ class Chat(Message):
 @dataclass(frozen=True)
 class Act(Message):
     TYPE: ClassVar[str] = "act"
-    CHECKS: ClassVar[Mapping[str, Check]] = {"action": action, "version": optional(whole(0, MAX_INT))}
+    CHECKS: ClassVar[Mapping[str, Check]] = {"action": action, "version": optional(whole(0))}
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"version"})
     action: Any
     version: int | None = None

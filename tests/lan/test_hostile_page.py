@@ -207,6 +207,7 @@ async def test_wrong_moves_in_play_get_the_codes_the_page_gives() -> None:
             ({"action": {"game": "nope", "type": "Nope"}}, "bad_data"),
             ({"action": "9Z"}, "invalid"),
             ({"action": "pass", "version": version + 1}, "bad_field"),
+            ({"action": "pass", "version": 2**40}, "bad_field"),  # ahead of the table, however far
         ]
         if version > 0:
             wrong.append(({"action": "pass", "version": version - 1}, "stale"))
@@ -220,3 +221,31 @@ async def test_wrong_moves_in_play_get_the_codes_the_page_gives() -> None:
         await eve.send({"type": "stand"})
         assert (await eve.expect("error"))["code"] == "already_started"
         eve.close()
+
+
+async def test_a_whole_number_is_any_the_page_allows() -> None:
+    """The page bounds a number only where it says so (a seat 0 to 15) and by a double's range (``bad_json``)."""
+    async with running() as server:
+        wide = await Raw.open(server)  # a client that speaks every version from 1 on
+        await wide.send({"type": "hello", "protocol": 1, "max_protocol": 2**40, "name": "Wide"})
+        welcome = await wide.recv()
+        assert welcome["protocol"] == 2, welcome
+        late = await Raw.open(server)
+        await late.send({"type": "hello", "protocol": 2**40, "name": "Late"})
+        assert (await late.recv())["code"] == "protocol_version"
+        assert await late.closed()
+        await wide.send({"type": "create", "game": "screw", "players": 2**40})
+        error = await wide.recv()
+        assert (error["code"], error["reply_to"]) == ("bad_option", "create"), error
+        await wide.send({"type": "create", "game": "screw", "players": 3, "bots": [None, "easy", "easy"]})
+        await wide.expect("table")
+        await wide.send({"type": "start"})
+        await wide.expect("snapshot")
+        wide.close()
+        # "a seen larger than the events there are is ignored": all of them again, from 0
+        back = await Raw.open(server)
+        await back.send({"type": "hello", "protocol": 2, "name": "Wide", "token": welcome["token"], "seen": 2**40})
+        assert (await back.recv())["resumed"] is True
+        assert (await back.expect("started"))["from"] == 0
+        assert (await back.recv())["type"] == "event"
+        back.close()
