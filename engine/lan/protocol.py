@@ -34,6 +34,9 @@ OLDEST_PROTOCOL = 1
 """The oldest version still served: a version 1 client is answered as version 1 describes."""
 MAX_LINE = 64 * 1024
 """The longest line (in bytes, without its newline) a host reads; a longer one ends the connection."""
+HOST_LINE = 4 * 1024 * 1024
+"""The longest line a host sends, and so the longest a client reads: the bound on what a host queues for one
+connection (a ``tables`` answer grows with the tables, about 0.7 KiB for a table of ten seats)."""
 MAX_ERRORS = 20
 """This many rejected lines in a row end the connection (with an ``error`` first)."""
 TEXT_LIMIT = 500
@@ -485,10 +488,11 @@ def content_length(raw: bytes | str) -> int:
     return len(raw) - end
 
 
-def load_object(raw: bytes | str) -> dict[str, Any]:
-    """One line as a JSON object (its trailing newline allowed); ProtocolError for anything else."""
-    if content_length(raw) > MAX_LINE:
-        raise ProtocolError(LINE_TOO_LONG, f"a line is at most {MAX_LINE} bytes")
+def load_object(raw: bytes | str, limit: int = MAX_LINE) -> dict[str, Any]:
+    """One line of at most ``limit`` bytes as a JSON object (its trailing newline allowed); ProtocolError for
+    anything else."""
+    if content_length(raw) > limit:
+        raise ProtocolError(LINE_TOO_LONG, f"a line is at most {limit} bytes")
     text_ = decode_text(raw)
     try:
         data = json.loads(text_, parse_constant=_no_constants, parse_float=_finite, parse_int=_whole)
@@ -576,8 +580,9 @@ HOST_MESSAGES = frozenset(
 
 
 def parse_host_line(raw: bytes | str) -> dict[str, Any]:
-    """A host's line as a JSON object with a known ``type`` (for clients); ProtocolError otherwise."""
-    data = load_object(raw)
+    """A host's line (at most :data:`HOST_LINE` bytes) as a JSON object with a known ``type`` (for clients);
+    ProtocolError otherwise."""
+    data = load_object(raw, HOST_LINE)
     if data.get("type") not in HOST_MESSAGES:
         raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {echo(data.get('type'), 60)}")
     return data

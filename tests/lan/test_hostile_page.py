@@ -13,6 +13,8 @@ import pytest
 from lan_helpers import WAIT, running
 
 from engine.game import Action
+from engine.lan import protocol as p
+from engine.lan.client import LanClient
 from engine.lan.server import LanServer
 from engine.play.table_host import TableHost
 
@@ -249,3 +251,25 @@ async def test_a_whole_number_is_any_the_page_allows() -> None:
         assert (await back.expect("started"))["from"] == 0
         assert (await back.recv())["type"] == "event"
         back.close()
+
+
+async def test_parlour_s_client_reads_the_tables_of_a_busy_host() -> None:
+    """A ``tables`` answer past 64 KiB (the bound on a client's lines, not the host's) is read by Parlour's own
+    client: the page bounds the host's lines at 4 MiB."""
+    async with running(tables_per_address=200) as server:
+        makers = []
+        for number in range(100):
+            maker = await Raw.hello(server, f"Maker{number}")
+            await maker.send({"type": "create", "game": "rank", "players": 10})
+            await maker.expect("table")
+            makers.append(maker)
+        ann = await LanClient.connect("127.0.0.1", server.port)
+        await ann.hello("Ann")
+        await ann.send({"type": "list"})
+        tables = await ann.expect("tables", WAIT)
+        assert len(tables["tables"]) == 100 and len(ann.raw[-1]) > p.MAX_LINE
+        await ann.send({"type": "ping"})
+        await ann.expect("pong", WAIT)
+        await ann.close()
+        for maker in makers:
+            maker.close()
