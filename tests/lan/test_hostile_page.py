@@ -95,6 +95,34 @@ WRONG_FIELDS: list[dict[str, Any]] = [
 ]
 
 
+WRONG_HELLOS: list[dict[str, Any]] = [
+    {"type": "hello", "name": "Eve"},
+    {"type": "hello", "protocol": "1", "name": "Eve"},
+    {"type": "hello", "protocol": True, "name": "Eve"},
+    {"type": "hello", "protocol": 1.0, "name": "Eve"},
+    {"type": "hello", "protocol": -1, "name": "Eve"},
+    {"type": "hello", "protocol": 1},
+    {"type": "hello", "protocol": 1, "name": 5},
+    {"type": "hello", "protocol": 1, "name": "Eve", "password": 5},
+    {"type": "hello", "protocol": 1, "name": "Eve", "token": ""},
+    {"type": "hello", "protocol": 1, "name": "Eve", "token": "t" * 65},
+    {"type": "hello", "protocol": 1, "name": "Eve", "max_protocol": "2"},
+    {"type": "hello", "protocol": 1, "name": "Eve", "seen": -1},
+    {"type": "hello", "protocol": 1, "name": "Eve", "ask": "yes"},
+]
+
+
+@pytest.mark.parametrize("hello", WRONG_HELLOS, ids=[json.dumps(h) for h in WRONG_HELLOS])
+async def test_a_hello_with_a_wrong_field_is_a_bad_field_and_the_end(hello: dict[str, Any]) -> None:
+    async with running() as server:
+        eve = await Raw.open(server)
+        await eve.send(hello)
+        error = await eve.recv()
+        assert (error["type"], error["code"], error.get("reply_to")) == ("error", "bad_field", "hello"), error
+        assert await eve.closed()
+        assert not server.players
+
+
 async def test_every_wrong_field_is_a_bad_field_naming_the_message() -> None:
     async with running() as server:
         eve = await Raw.hello(server, "Eve")
