@@ -284,11 +284,13 @@ class Connection:
     async def _write(self) -> None:
         try:
             while True:
-                item = await self.queue.get()
-                batch = [item]
-                while not self.queue.empty() and None not in batch:
-                    batch.append(self.queue.get_nowait())
-                lines = [b for b in batch if b is not None]
+                item: bytes | None = await self.queue.get()
+                lines: list[bytes] = []
+                while item is not None:  # every line queued, up to the end (None) if it is there
+                    lines.append(item)
+                    if self.queue.empty():
+                        break
+                    item = self.queue.get_nowait()
                 self.queued -= sum(len(b) for b in lines)
                 if lines:
                     # One write, not writelines: the socket transport's writelines of CPython 3.12 and 3.13 before
@@ -297,7 +299,7 @@ class Connection:
                     self.writer.write(b"".join(lines))
                     self.sent_lines += len(lines)
                     await asyncio.wait_for(self.writer.drain(), self.server.drain_timeout)
-                if None in batch:
+                if item is None:
                     self.writer.close()
                     return
         except (TimeoutError, ConnectionError, OSError):
