@@ -247,6 +247,8 @@ class Connection:
         self.errors = 0
         self.last_heard = time.monotonic()
         self.sent_lines = 0
+        self.queued_lines = 0
+        """Lines queued for this connection so far (what its requests cost, in lines: see :meth:`_serve`)."""
         self._writer_task: asyncio.Task[None] | None = None
         peer = writer.get_extra_info("peername")
         where = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
@@ -280,6 +282,7 @@ class Connection:
             self.abort()
             return
         self.queued += len(line)
+        self.queued_lines += 1
 
     async def _write(self) -> None:
         try:
@@ -421,6 +424,7 @@ class Connection:
                 return
             await self._pace()
             reply_to: str | None = None
+            queued = self.queued_lines
             try:
                 message = p.parse_line(raw)
                 reply_to = message.TYPE
@@ -434,6 +438,9 @@ class Connection:
                 refusal = p.error("error", "the host could not do that", reply_to)
             else:
                 self.errors = 0
+                # A line answered with many (a spectate sends the match so far) counts as that many against the
+                # connection's pace: asking for a long history in a loop gets it no faster than lines would come.
+                self.allowance -= max(0, self.queued_lines - queued - 1)
                 continue
             self.errors += 1
             if self.errors >= p.MAX_ERRORS:  # (answering the line as any refusal does: its type, when readable)
@@ -1362,10 +1369,9 @@ class LanServer:
             if len(self._encoded) >= 4096:
                 self._encoded.clear()
             cached = self._encoded[key] = (event, codec.dumps(event))
-        fields: dict[str, Any] = {"type": "event", "table": code, "version": version}
+        head = f'{{"type":"event","table":{json.dumps(code)},"version":{version:d}'
         if seq is not None:
-            fields["seq"] = seq
-        head = json.dumps(fields, separators=(",", ":"))[:-1]
+            head += f',"seq":{seq:d}'
         return f'{head},"event":{cached[1]}}}\n'.encode()
 
     def _send_snapshot(self, player: Player, snap: Snapshot, always: bool) -> None:

@@ -301,3 +301,28 @@ async def test_parlour_s_client_reads_the_tables_of_a_busy_host() -> None:
         await ann.close()
         for maker in makers:
             maker.close()
+
+
+async def test_a_match_asked_for_again_and_again_counts_as_the_lines_it_sends() -> None:
+    """A spectate sends the match so far: it counts as that many lines against the connection's pace (2,000 at
+    once, then 1,000 a second), so spectating and leaving a long match in a loop gets its history no faster."""
+    async with running(line_burst=100) as server:
+        ann = await Raw.hello(server, "Ann")  # watches a table of bots play to the end
+        await ann.send({"type": "create", "game": "big2", "players": 4, "bots": ["easy"] * 4, "seat": None})
+        code = (await ann.expect("table"))["table"]["code"]
+        await ann.send({"type": "start"})
+        while (await ann.expect("event"))["event"]["type"] != "MatchOver":
+            pass
+        eve = await Raw.hello(server, "Eve")
+        await eve.send({"type": "spectate", "table": code})
+        await eve.expect("started")
+        events = 0
+        while (await eve.recv())["type"] == "event":
+            events += 1
+        assert events > 100
+        (conn,) = [c for c in server.connections if c.player is not None and c.player.name == "Eve"]
+        assert conn.allowance < 100 - events, (conn.allowance, events)  # its next line waits its turn
+        await eve.send({"type": "leave"})
+        assert (await eve.expect("left"))["type"] == "left"  # read in its time, not refused
+        eve.close()
+        ann.close()
