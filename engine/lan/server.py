@@ -95,6 +95,9 @@ class Player:
     timers: list[asyncio.TimerHandle] = field(default_factory=list)
     created: list[float] = field(default_factory=list)
     """When this player made its tables of the last minute (a cap on how fast one makes tables)."""
+    allowance: float = math.inf
+    """The pace its last connection left it at, and when (:meth:`Connection._carry_pace`; inf: none yet)."""
+    paced: float = 0.0
     hint: tuple[tuple[str, int | None, int], bytes] | None = None
     """The last hint worked out for this player: for which match, seat and version, and its ``hint`` line."""
     hint_asks: int = 0
@@ -364,6 +367,19 @@ class Connection:
             if self.lines % YIELD_EVERY == 0:
                 await asyncio.sleep(0)
 
+    async def _carry_pace(self, player: Player) -> None:
+        """Take over the pace ``player``'s last connection left it at (see :meth:`_pace`), waiting first if it was
+        behind: a client that resumes in a loop, each time sent the match so far, gets it no faster than lines."""
+        server = self.server
+        old = player.conn
+        allowance, paced = (old.allowance, old.paced) if old is not None else (player.allowance, player.paced)
+        now = time.monotonic()
+        allowance = min(server.line_burst, allowance + (now - paced) * server.lines_per_second)
+        if allowance < 0:
+            await asyncio.sleep(-allowance / server.lines_per_second)
+            allowance = 0.0
+        self.allowance, self.paced = allowance, time.monotonic()
+
     async def _read_line(self, timeout: float) -> bytes | None:
         """The next line (None at the end of the stream); TimeoutError when nothing came in ``timeout``."""
         try:
@@ -393,9 +409,14 @@ class Connection:
             first = message.TYPE
             if not isinstance(message, p.Hello):
                 raise p.ProtocolError(p.HELLO_FIRST, "the first message must be a hello")
+            back = server.tokens.get(message.token) if message.token is not None else None
+            if back is not None:  # a player coming back goes on at the pace its last connection left it
+                await self._carry_pace(back)
+            queued = self.queued_lines
             player = server.welcome(self, message)
             if player is None:  # asking the table to let it back in: the answer decides
                 player = await server.wait_let_in(self)
+            self.allowance -= max(0, self.queued_lines - queued - 1)  # (a resume sends the match so far)
             self.player = player
         except TimeoutError:
             self.finish(p.error(p.TIMEOUT, "no hello in time"))
@@ -886,6 +907,7 @@ class LanServer:
         if player is None or player.conn is not conn:
             return
         player.conn = None
+        player.allowance, player.paced = conn.allowance, conn.paced
         player.away_since = time.monotonic()
         self._detach(player)
         loop = asyncio.get_running_loop()

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 import pytest
-from lan_helpers import WAIT, running
+from lan_helpers import WAIT, running, until
 
 from engine.game import Action
 from engine.lan import protocol as p
@@ -325,4 +325,35 @@ async def test_a_match_asked_for_again_and_again_counts_as_the_lines_it_sends() 
         await eve.send({"type": "leave"})
         assert (await eve.expect("left"))["type"] == "left"  # read in its time, not refused
         eve.close()
+        ann.close()
+
+
+async def test_coming_back_again_and_again_goes_on_at_the_pace_the_last_connection_left() -> None:
+    """A resume sends the match so far too: it counts against the pace, and a new connection with the same token
+    goes on at the pace the last one left (waiting first if it was behind), so resuming in a loop is paced too."""
+    async with running(line_burst=100, lines_per_second=100) as server:
+        ann = await Raw.hello(server, "Ann")
+        await ann.send({"type": "create", "game": "big2", "players": 4, "bots": ["easy"] * 4, "seat": None})
+        code = (await ann.expect("table"))["table"]["code"]
+        await ann.send({"type": "start"})
+        while (await ann.expect("event"))["event"]["type"] != "MatchOver":
+            pass
+        eve = await Raw.open(server)
+        await eve.send({"type": "hello", "protocol": 1, "max_protocol": 2, "name": "Eve"})
+        token = (await eve.recv())["token"]
+        await eve.send({"type": "spectate", "table": code})
+        await eve.expect("snapshot")
+        eve.close()
+        await until(lambda: server.players["eve"].conn is None)
+        back = await Raw.open(server)
+        await back.send({"type": "hello", "protocol": 2, "name": "Eve", "token": token})
+        assert (await back.recv())["resumed"] is True
+        started = await back.expect("started")
+        events = 0
+        while (await back.recv())["type"] == "event":
+            events += 1
+        assert started["from"] == 0 and events > 100
+        (conn,) = [c for c in server.connections if c.player is not None and c.player.name == "Eve"]
+        assert conn.allowance < 0, (conn.allowance, events)  # its next line, or next resume, waits its turn
+        back.close()
         ann.close()
