@@ -6,12 +6,13 @@ Run: ``.venv/bin/python benchmarks/lan_load.py [--tables 100] [--moves 60] [--ga
 The host is ``parlour host --headless`` itself, in a process of its own, as a person runs it: once saving its
 tables (the default: each table's journal in ``host/`` of a temporary data directory, ``$PARLOUR_DATA_DIR``), and with
 ``--no-keep``, in turn (``--rounds`` runs of each), and the ratio of the two medians. This process runs 4 x N protocol
-clients (asyncio) that sit at N tables, every seat a network player, and play random legal actions until each
-table has made ``--moves`` moves (or its match is over): flat out, or (``--think``) after a random pause like a
-person's. A move's round trip is the time from sending ``act`` to reading the first message that follows it (the
-event of that move). Prints, for each run, moves/s, the 50th and 99th percentile round trip, the host process's
-memory (resident set at the end and at its peak) and its CPU time, and with saving on, how many journal bytes it
-wrote. Not a timed test: a figure to watch (``docs/performance.md``).
+clients (asyncio) that sit at N tables, every seat a network player (each table's four from a loopback address of
+their own, as from a machine of their own: the host's limits per address hold for them as for people), and play
+random legal actions until each table has made ``--moves`` moves (or its match is over): flat out, or
+(``--think``) after a random pause like a person's. A move's round trip is the time from sending ``act`` to
+reading the first message that follows it (the event of that move). Prints, for each run, moves/s, the 50th and
+99th percentile round trip, the host process's memory (resident set at the end and at its peak) and its CPU time,
+and with saving on, how many journal bytes it wrote. Not a timed test: a figure to watch (``docs/performance.md``).
 
 Flat out, every table always has a move in flight and the figure is the host's throughput (round trips are then
 mostly queueing); with ``--think 0.5`` the load is like people's and the round trip is the one a player feels.
@@ -33,9 +34,19 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.lan import protocol as p
 from engine.lan.client import LanClient
 
 ROOT = Path(__file__).resolve().parent.parent
+HANDSHAKES = 8
+"""Clients connecting at once."""
+
+
+def _address(table: int) -> str:
+    """The loopback address table ``table``'s players connect from: one per table, as at a LAN party, where each
+    machine is its own address (the host caps the tables made from one address at 32, and the connections from
+    one address that have not said hello yet at 16)."""
+    return f"127.0.{1 + table // 250}.{1 + table % 250}"
 
 
 def _memory(pid: int) -> dict[str, int]:
@@ -88,11 +99,24 @@ def _stop_host(proc: subprocess.Popen[bytes]) -> None:
 
 
 async def _table(
-    port: int, number: int, game: str, moves: int, rtts: list[float], seed: int, think: float = 0.0
+    port: int,
+    number: int,
+    game: str,
+    moves: int,
+    rtts: list[float],
+    seed: int,
+    gate: asyncio.Semaphore,
+    think: float = 0.0,
 ) -> int:
-    people = [await LanClient.connect("127.0.0.1", port) for _ in range(4)]
-    for seat, c in enumerate(people):
-        await c.hello(f"T{number}P{seat}")
+    people: list[LanClient] = []
+    for seat in range(4):
+        async with gate:  # (a few handshakes at a time, as people arrive)
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(_address(number), 0), limit=p.HOST_LINE + 1
+            )
+            c = LanClient(reader, writer)
+            await c.hello(f"T{number}P{seat}")
+        people.append(c)
     creator = people[0]
     await creator.send({"type": "create", "game": game, "players": 4})
     code = (await creator.expect("table", 30))["table"]["code"]
@@ -148,9 +172,10 @@ async def _table(
 
 async def _run(port: int, args: argparse.Namespace) -> tuple[int, float, list[float]]:
     rtts: list[float] = []
+    gate = asyncio.Semaphore(HANDSHAKES)
     start = time.perf_counter()
     made = await asyncio.gather(
-        *(_table(port, n, args.game, args.moves, rtts, args.seed + n, args.think) for n in range(args.tables))
+        *(_table(port, n, args.game, args.moves, rtts, args.seed + n, gate, args.think) for n in range(args.tables))
     )
     return sum(made), time.perf_counter() - start, rtts
 

@@ -2,9 +2,10 @@
 
 A name is shown as plain text everywhere (``[b]x[/b]`` stays as typed). Refused: control and format characters
 (they could move the cursor, recolour the terminal or reverse the text around them), invisible ones (a zero-width
-space, a variation selector after a letter), spaces other than the plain one, and letters of two scripts (a Cyrillic
-``а`` among Latin letters): each lets one name pass for another. A zero-width joiner or a variation selector is
-kept beside a symbol, as it holds emoji sequences together.
+space, a variation selector after a letter), spaces other than the plain one, a name of accents alone (a lone
+combining mark draws nothing of its own), and letters of two scripts (a Cyrillic ``а`` among Latin letters): each
+lets one name pass for another, or for none. A zero-width joiner or a variation selector is kept beside a symbol,
+as it holds emoji sequences together.
 
 Two names are the same name when their :func:`name_key` is: compared after Unicode NFKC folding (a fullwidth
 ``Ａ`` is an ``A``), case folding and the removal of accents and invisible characters, so no one can sit beside
@@ -82,6 +83,8 @@ def name_problem(text: str) -> str | None:
             return f"a name may not hold invisible characters such as {char!a}"
         elif char.isspace() and char != " ":
             return f"a name may hold plain spaces only, not {char!a}"
+    if not name_key(name):  # accents, enclosing marks and spaces alone: nothing of the name is drawn on its own
+        return "a name needs a letter, digit or sign that is not an accent"
     scripts = sorted({script for char in name if (script := _script(char)) is not None})
     if len(scripts) > 1:
         shown = " and ".join(script if script == "CJK" else script.title() for script in scripts[:2])

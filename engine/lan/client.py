@@ -42,7 +42,7 @@ class LanClient:
 
     @classmethod
     async def connect(cls, host: str, port: int, *, timeout: float = 5.0, answer_pings: bool = True) -> LanClient:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, limit=4 * p.MAX_LINE), timeout)
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, limit=p.HOST_LINE + 1), timeout)
         return cls(reader, writer, answer_pings=answer_pings)
 
     async def _read(self) -> None:

@@ -34,6 +34,9 @@ OLDEST_PROTOCOL = 1
 """The oldest version still served: a version 1 client is answered as version 1 describes."""
 MAX_LINE = 64 * 1024
 """The longest line (in bytes, without its newline) a host reads; a longer one ends the connection."""
+HOST_LINE = 4 * 1024 * 1024
+"""The longest line a host sends, and so the longest a client reads: the bound on what a host queues for one
+connection (a ``tables`` answer grows with the tables, about 0.7 KiB for a table of ten seats)."""
 MAX_ERRORS = 20
 """This many rejected lines in a row end the connection (with an ``error`` first)."""
 TEXT_LIMIT = 500
@@ -42,7 +45,6 @@ SHORT_LIMIT = 64
 """The longest game key, preset, variant, level, password or token."""
 MAX_VARIANTS = 16
 MAX_SEATS = 16
-MAX_INT = 2**31 - 1
 MAX_CLOCK = 3600
 """The longest turn clock a table may have, in seconds (an hour: longer is no clock at all)."""
 
@@ -108,7 +110,7 @@ CODES: dict[str, str] = {
     TOO_MANY_TABLES: "you (or your address) made as many tables as the host allows for now",
     REFUSED: "the table did not let you back into the seat, or nobody could be asked (the connection ends)",
     # The engine's codes (engine.errors), for actions and table settings:
-    "invalid": "the action's text or object could not be read (bad card text...)",
+    "invalid": "the action's text could not be read (bad card text...), or the object is no action of this game",
     "illegal": "a well-formed action that the rules do not allow now",
     "not_your_turn": "an action when it is not your seat's turn",
     "game_over": "an action after the match has ended",
@@ -147,10 +149,13 @@ def _bad(name: str, what: str, value: Any) -> ProtocolError:
     return ProtocolError(BAD_FIELD, f"{name} must be {what}, not {echo(value, 60)}")
 
 
-def whole(low: int, high: int) -> Check:
+def whole(low: int, high: int | None = None) -> Check:
+    """A whole number from ``low`` (to ``high``; None: any larger one, as the page says: a number too large for a
+    double is refused as the line is read, ``bad_json``)."""
+
     def check(value: Any, name: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise _bad(name, f"a whole number from {low} to {high}", value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+            raise _bad(name, f"a whole number from {low}" + ("" if high is None else f" to {high}"), value)
         return value
 
     return check
@@ -252,12 +257,12 @@ class Message:
 class Hello(Message):
     TYPE: ClassVar[str] = "hello"
     CHECKS: ClassVar[Mapping[str, Check]] = {
-        "protocol": whole(0, MAX_INT),
+        "protocol": whole(0),
         "name": _name_field,
         "password": optional(text(SHORT_LIMIT, empty=True)),
         "token": optional(text(SHORT_LIMIT)),
-        "max_protocol": optional(whole(0, MAX_INT)),
-        "seen": optional(whole(0, MAX_INT)),
+        "max_protocol": optional(whole(0)),
+        "seen": optional(whole(0)),
         "ask": optional(boolean),
     }
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"password", "token", "max_protocol", "seen", "ask"})
@@ -300,7 +305,7 @@ class Create(Message):
     TYPE: ClassVar[str] = "create"
     CHECKS: ClassVar[Mapping[str, Check]] = {
         "game": text(SHORT_LIMIT),
-        "players": whole(0, MAX_INT),  # how many the game allows is the game's to say (bad_option)
+        "players": whole(0),  # how many the game allows is the game's to say (bad_option)
         "preset": optional(text(SHORT_LIMIT)),
         "variants": listed(text(SHORT_LIMIT), MAX_VARIANTS),
         "bots": listed(optional(text(SHORT_LIMIT)), MAX_SEATS),
@@ -376,11 +381,12 @@ class Chat(Message):
 @dataclass(frozen=True)
 class Act(Message):
     TYPE: ClassVar[str] = "act"
-    CHECKS: ClassVar[Mapping[str, Check]] = {"action": action, "version": optional(whole(0, MAX_INT))}
+    CHECKS: ClassVar[Mapping[str, Check]] = {"action": action, "version": optional(whole(0))}
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"version"})
     action: Any
     version: int | None = None
-    """The snapshot's version the action answers (optional: a stale one is refused as not_your_turn)."""
+    """The snapshot's version the action answers (optional): an older one is refused as ``stale`` (version 1:
+    ``not_your_turn``), one ahead of the table's as ``bad_field`` (version 2)."""
 
 
 @dataclass(frozen=True)
@@ -482,10 +488,11 @@ def content_length(raw: bytes | str) -> int:
     return len(raw) - end
 
 
-def load_object(raw: bytes | str) -> dict[str, Any]:
-    """One line as a JSON object (its trailing newline allowed); ProtocolError for anything else."""
-    if content_length(raw) > MAX_LINE:
-        raise ProtocolError(LINE_TOO_LONG, f"a line is at most {MAX_LINE} bytes")
+def load_object(raw: bytes | str, limit: int = MAX_LINE) -> dict[str, Any]:
+    """One line of at most ``limit`` bytes as a JSON object (its trailing newline allowed); ProtocolError for
+    anything else."""
+    if content_length(raw) > limit:
+        raise ProtocolError(LINE_TOO_LONG, f"a line is at most {limit} bytes")
     text_ = decode_text(raw)
     try:
         data = json.loads(text_, parse_constant=_no_constants, parse_float=_finite, parse_int=_whole)
@@ -573,8 +580,9 @@ HOST_MESSAGES = frozenset(
 
 
 def parse_host_line(raw: bytes | str) -> dict[str, Any]:
-    """A host's line as a JSON object with a known ``type`` (for clients); ProtocolError otherwise."""
-    data = load_object(raw)
+    """A host's line (at most :data:`HOST_LINE` bytes) as a JSON object with a known ``type`` (for clients);
+    ProtocolError otherwise."""
+    data = load_object(raw, HOST_LINE)
     if data.get("type") not in HOST_MESSAGES:
         raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {echo(data.get('type'), 60)}")
     return data

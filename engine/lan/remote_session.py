@@ -575,7 +575,7 @@ class NetworkSession:
 
     async def _open(self, host: str, port: int) -> None:
         try:
-            reader, writer = await asyncio.open_connection(host, port, limit=4 * p.MAX_LINE)
+            reader, writer = await asyncio.open_connection(host, port, limit=p.HOST_LINE + 1)
         except OSError as err:
             raise ParlourError(f"cannot reach the host at {host}:{port} ({_reason(err)})") from err
         self._address = (host, port)
@@ -674,7 +674,7 @@ class NetworkSession:
                     hello["seen"] = self._received_events
             try:
                 reader, writer = await asyncio.wait_for(
-                    asyncio.open_connection(*self._address, limit=4 * p.MAX_LINE), 5.0
+                    asyncio.open_connection(*self._address, limit=p.HOST_LINE + 1), 5.0
                 )
             except (OSError, TimeoutError):
                 continue

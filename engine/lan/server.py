@@ -97,6 +97,13 @@ class Player:
     timers: list[asyncio.TimerHandle] = field(default_factory=list)
     created: list[float] = field(default_factory=list)
     """When this player made its tables of the last minute (a cap on how fast one makes tables)."""
+    allowance: float = math.inf
+    """The pace its last connection left it at, and when (:meth:`Connection._carry_pace`; inf: none yet)."""
+    paced: float = 0.0
+    hint: tuple[tuple[str, int | None, int], bytes] | None = None
+    """The last hint worked out for this player: for which match, seat and version, and its ``hint`` line."""
+    hint_asks: int = 0
+    """``hint`` messages waiting for the hint being worked out (one at a time per player)."""
 
     def send(self, data: dict[str, Any]) -> None:
         if self.conn is not None:
@@ -245,6 +252,8 @@ class Connection:
         self.errors = 0
         self.last_heard = time.monotonic()
         self.sent_lines = 0
+        self.queued_lines = 0
+        """Lines queued for this connection so far (what its requests cost, in lines: see :meth:`_serve`)."""
         self._writer_task: asyncio.Task[None] | None = None
         peer = writer.get_extra_info("peername")
         where = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
@@ -278,15 +287,18 @@ class Connection:
             self.abort()
             return
         self.queued += len(line)
+        self.queued_lines += 1
 
     async def _write(self) -> None:
         try:
             while True:
-                item = await self.queue.get()
-                batch = [item]
-                while not self.queue.empty() and None not in batch:
-                    batch.append(self.queue.get_nowait())
-                lines = [b for b in batch if b is not None]
+                item: bytes | None = await self.queue.get()
+                lines: list[bytes] = []
+                while item is not None:  # every line queued, up to the end (None) if it is there
+                    lines.append(item)
+                    if self.queue.empty():
+                        break
+                    item = self.queue.get_nowait()
                 self.queued -= sum(len(b) for b in lines)
                 if lines:
                     # One write, not writelines: the socket transport's writelines of CPython 3.12 and 3.13 before
@@ -295,7 +307,7 @@ class Connection:
                     self.writer.write(b"".join(lines))
                     self.sent_lines += len(lines)
                     await asyncio.wait_for(self.writer.drain(), self.server.drain_timeout)
-                if None in batch:
+                if item is None:
                     self.writer.close()
                     return
         except (TimeoutError, ConnectionError, OSError):
@@ -357,6 +369,19 @@ class Connection:
             if self.lines % YIELD_EVERY == 0:
                 await asyncio.sleep(0)
 
+    async def _carry_pace(self, player: Player) -> None:
+        """Take over the pace ``player``'s last connection left it at (see :meth:`_pace`), waiting first if it was
+        behind: a client that resumes in a loop, each time sent the match so far, gets it no faster than lines."""
+        server = self.server
+        old = player.conn
+        allowance, paced = (old.allowance, old.paced) if old is not None else (player.allowance, player.paced)
+        now = time.monotonic()
+        allowance = min(server.line_burst, allowance + (now - paced) * server.lines_per_second)
+        if allowance < 0:
+            await asyncio.sleep(-allowance / server.lines_per_second)
+            allowance = 0.0
+        self.allowance, self.paced = allowance, time.monotonic()
+
     async def _read_line(self, timeout: float) -> bytes | None:
         """The next line (None at the end of the stream); TimeoutError when nothing came in ``timeout``."""
         try:
@@ -386,9 +411,14 @@ class Connection:
             first = message.TYPE
             if not isinstance(message, p.Hello):
                 raise p.ProtocolError(p.HELLO_FIRST, "the first message must be a hello")
+            back = server.tokens.get(message.token) if message.token is not None else None
+            if back is not None:  # a player coming back goes on at the pace its last connection left it
+                await self._carry_pace(back)
+            queued = self.queued_lines
             player = server.welcome(self, message)
             if player is None:  # asking the table to let it back in: the answer decides
                 player = await server.wait_let_in(self)
+            self.allowance -= max(0, self.queued_lines - queued - 1)  # (a resume sends the match so far)
             self.player = player
         except TimeoutError:
             self.finish(p.error(p.TIMEOUT, "no hello in time"))
@@ -417,6 +447,7 @@ class Connection:
                 return
             await self._pace()
             reply_to: str | None = None
+            queued = self.queued_lines
             try:
                 message = p.parse_line(raw)
                 reply_to = message.TYPE
@@ -430,10 +461,14 @@ class Connection:
                 refusal = p.error("error", "the host could not do that", reply_to)
             else:
                 self.errors = 0
+                # A line answered with many (a spectate sends the match so far) counts as that many against the
+                # connection's pace: asking for a long history in a loop gets it no faster than lines would come.
+                self.allowance -= max(0, self.queued_lines - queued - 1)
                 continue
             self.errors += 1
-            if self.errors >= p.MAX_ERRORS:
-                self.finish(p.error(p.TOO_MANY_ERRORS, f"{p.MAX_ERRORS} rejected lines in a row: goodbye"))
+            if self.errors >= p.MAX_ERRORS:  # (answering the line as any refusal does: its type, when readable)
+                goodbye = f"{p.MAX_ERRORS} rejected lines in a row: goodbye"
+                self.finish(p.error(p.TOO_MANY_ERRORS, goodbye, refusal.get("reply_to")))
                 return
             self.send(refusal)
 
@@ -901,6 +936,7 @@ class LanServer:
         if player is None or player.conn is not conn:
             return
         player.conn = None
+        player.allowance, player.paced = conn.allowance, conn.paced
         player.away_since = time.monotonic()
         self._detach(player)
         loop = asyncio.get_running_loop()
@@ -1093,6 +1129,8 @@ class LanServer:
             if player.seat is None:
                 player.send({"type": "table", "table": table.summary()})  # already watching: the answer it waits for
                 return
+            if table.host is not None:  # (no standing up once the game has started: leaving gives the seat a bot)
+                raise p.ProtocolError(p.ALREADY_AT_TABLE, "you are seated here and the game has started")
             raise p.ProtocolError(p.ALREADY_AT_TABLE, "you are seated here: stand first")
         if player.table is not None:
             raise p.ProtocolError(p.ALREADY_AT_TABLE, f"you are at table {player.table.code}: leave it first")
@@ -1245,8 +1283,18 @@ class LanServer:
     def _on_hint(self, player: Player, message: p.Hint) -> None:
         table = self._my_table(player)
         session = player.session
-        if session is None:
+        host = table.host
+        if session is None or host is None:
             raise p.ProtocolError(p.NOT_STARTED, "the game at your table has not started")
+        # A hint is the same for a seat at a version (the game's hint bot draws on the table's seed, the seat and the
+        # version), so a client asking again and again costs one hint a version and one worked out at a time.
+        key = (table.match, player.seat, host.table.state.version)
+        if player.hint is not None and player.hint[0] == key:
+            player.send_line(player.hint[1])
+            return
+        player.hint_asks += 1
+        if player.hint_asks > 1:
+            return  # answered with the hint being worked out
         loop = asyncio.get_running_loop()
 
         async def answer() -> None:  # a hint may take a second: worked out on a thread, the loop goes on
@@ -1257,7 +1305,7 @@ class LanServer:
             except Exception:
                 log.exception("a hint failed")
                 hint = None
-            player.send(
+            line = p.line(
                 {
                     "type": "hint",
                     "table": table.code,
@@ -1265,6 +1313,11 @@ class LanServer:
                     "text": None if hint is None else str(hint),
                 }
             )
+            if key == (table.match, player.seat, host.table.state.version):  # (the table did not move meanwhile)
+                player.hint = (key, line)
+            asks, player.hint_asks = player.hint_asks, 0
+            for _ in range(asks):
+                player.send_line(line)
 
         task = asyncio.ensure_future(answer())
         self._hints.add(task)
@@ -1367,10 +1420,9 @@ class LanServer:
             if len(self._encoded) >= 4096:
                 self._encoded.clear()
             cached = self._encoded[key] = (event, codec.dumps(event))
-        fields: dict[str, Any] = {"type": "event", "table": code, "version": version}
+        head = f'{{"type":"event","table":{json.dumps(code)},"version":{version:d}'
         if seq is not None:
-            fields["seq"] = seq
-        head = json.dumps(fields, separators=(",", ":"))[:-1]
+            head += f',"seq":{seq:d}'
         return f'{head},"event":{cached[1]}}}\n'.encode()
 
     def _send_snapshot(self, player: Player, snap: Snapshot, always: bool) -> None:
