@@ -35,6 +35,8 @@ from engine.games.big2.rules import (
 from engine.match import MatchOver, RoundOver
 from engine.registry import make_bot
 
+pytestmark = pytest.mark.slow_selfplay
+
 GAMES_PER_PLAYER_COUNT = 700
 MEDIUM_GAMES = 300
 REJECT_EVERY = 50
