@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from enum import Enum
 from itertools import chain
 from typing import Any
@@ -45,6 +46,18 @@ def act(state: GameState[Any, Any, Any], *actions: str) -> list[Event]:
         assert seat is not None, "the match is over"
         events.extend(state.apply(seat, state.parse_action(text)))
     return events
+
+
+@dataclass
+class SelfPlayTally:
+    """What a self-play test counts, to show that its games went where the checks look."""
+
+    games: int = 0
+    deals: int = 0
+    actions: int = 0
+    refusals: int = 0
+    comebacks: int = 0
+    shuffles: int = 0
 
 
 def refuse_wrong(state: GameState[Any, Any, Any], seat: int, legal: Sequence[object], wrong: Iterable[object]) -> int:

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import pytest
-from game_helpers import physical_cards, refuse_wrong, the_match_over
+from game_helpers import SelfPlayTally, physical_cards, refuse_wrong, the_match_over
 from rank_helpers import GAME
 
 from engine.cards import Card, Rank, is_conserved
@@ -37,16 +36,6 @@ WRONG: tuple[RankAction, ...] = (
     Play(Card(Rank.JOKER, None)),
 )
 """Well-formed actions (a sample of the plays): at the steps checked, those not legal must be refused."""
-
-
-@dataclass
-class SelfPlayTally:
-    games: int = 0
-    deals: int = 0
-    actions: int = 0
-    refusals: int = 0
-    comebacks: int = 0
-    shuffles: int = 0
 
 
 def self_play_deals(

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import pytest
-from game_helpers import physical_cards, refuse_wrong, the_match_over
+from game_helpers import SelfPlayTally, physical_cards, refuse_wrong, the_match_over
 from trash_helpers import GAME
 
 from engine.cards import is_conserved
@@ -24,15 +23,6 @@ WRONG: tuple[TrashAction, ...] = (
     Keep(),
 )
 """Every well-formed action: at each step those not legal must be refused."""
-
-
-@dataclass
-class SelfPlayTally:
-    games: int = 0
-    actions: int = 0
-    refusals: int = 0
-    deals: int = 0
-    shuffles: int = 0
 
 
 def self_play_games(
