@@ -89,13 +89,17 @@ class SeatRowsScreen(RoundOverScreen):
     row per seat (in a scroll, as many seats as the table has), and the button that goes on.
 
     Subclasses name :attr:`PREFIX` (the ids ``<prefix>-dialog``, ``<prefix>-title``, ``<prefix>-sub`` and
-    ``<prefix>-seats``, and the class ``<prefix>-seat`` of each row, which their styles use), set ``NEXT`` and
-    ``BINDINGS = next_bindings(NEXT)``, and give :attr:`title_text`, :meth:`rows` and, if they have one,
-    :attr:`sub_text`. A row of the seat watching has the class ``-me`` too.
+    ``<prefix>-seats``, and the class ``<prefix>-seat`` of each row, which their styles use) and give
+    :attr:`title_text`, :meth:`rows` and, if they have one, :attr:`sub_text`; one that goes on to something else
+    than the next deal sets ``NEXT`` and ``BINDINGS = next_bindings(NEXT)``. A row of the seat watching has the
+    class ``-me`` too.
     """
 
     PREFIX: ClassVar[str]
     """What the dialog's ids and its rows' class begin with."""
+
+    NEXT = "Next deal"
+    BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
 
     def __init__(self, number: int, names: Sequence[str], me: int | None, last: bool) -> None:
         """``number``: the round's; ``names``: every seat's; ``me``: the seat watching (None: a spectator);

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from textual.binding import BindingType
 from textual.content import Content
 
 from engine.games.big2.rules import DealOver
-from tui.dialogs.round_over import SeatRowsScreen, next_bindings
+from tui.dialogs.round_over import SeatRowsScreen
 from tui.games.big2.words import loss_steps, signed
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import card_markup
@@ -40,8 +39,6 @@ class Big2ScoringScreen(SeatRowsScreen):
     CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss", "big2.tcss")
 
     PREFIX = "scoring"
-    NEXT = "Next deal"
-    BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
 
     def __init__(
         self,

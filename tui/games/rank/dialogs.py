@@ -20,7 +20,7 @@ from textual.widgets import Button, Footer, Static
 
 from engine.cards import Card, Rank
 from engine.games.rank.rules import RANKS, DealOver
-from tui.dialogs.round_over import DIALOG_KEYS, SeatRowsScreen, next_bindings
+from tui.dialogs.round_over import DIALOG_KEYS, SeatRowsScreen
 from tui.games.rank.words import a_rank, ordinal, penalty_text, rank_word
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import card_markup
@@ -159,8 +159,6 @@ class RankDealScreen(SeatRowsScreen):
     CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss", "rank.tcss")
 
     PREFIX = "rk-deal"
-    NEXT = "Next deal"
-    BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
 
     def __init__(
         self,

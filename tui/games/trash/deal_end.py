@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
-from textual.binding import BindingType
 from textual.content import Content
 
 from engine.cards import Card
 from engine.games.trash.rules import DealOver, TrashView
-from tui.dialogs.round_over import SeatRowsScreen, next_bindings
+from tui.dialogs.round_over import SeatRowsScreen
 from tui.games.trash.layout import card_content
 from tui.games.trash.words import winners_text
 from tui.terminal.screen_styles import StylePaths, css_paths
@@ -48,8 +47,6 @@ class TrashDealScreen(SeatRowsScreen):
     CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss", "trash.tcss")
 
     PREFIX = "trash-deal"
-    NEXT = "Next deal"
-    BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
 
     def __init__(
         self,
