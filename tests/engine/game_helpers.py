@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import chain
 from typing import Any
 
+import pytest
+
 from engine import codec
 from engine.cards import Card, parse_cards
-from engine.errors import IllegalActionError
+from engine.errors import GameOverError, IllegalActionError, NotYourTurnError
 from engine.events import Event
 from engine.game import GameState
 from engine.match import MatchOver
@@ -76,6 +78,21 @@ def refuse_wrong(state: GameState[Any, Any, Any], seat: int, legal: Sequence[obj
             raise AssertionError(f"{action} was accepted, legal: {legal}")
     assert (state.version, len(state.history)) == (version, length)
     return refused
+
+
+def refuse_out_of_turn(state: GameState[Any, Any, Any], rng: Any, when_over: Callable[[], object]) -> int:
+    """An action from a seat that is not to move must be refused: once the match is over, ``when_over()`` from any
+    seat (GameOverError); while it goes on, a legal action from another seat (NotYourTurnError). The seat and the
+    action are drawn from ``rng``. Returns 1, the refusals tried (the self-play tests count them)."""
+    seat = state.to_move
+    if seat is None:
+        with pytest.raises(GameOverError):
+            state.apply(rng.randrange(state.players), when_over())
+    else:
+        other = rng.choice([s for s in range(state.players) if s != seat])
+        with pytest.raises(NotYourTurnError):
+            state.apply(other, rng.choice(state.legal_actions()))
+    return 1
 
 
 def the_match_over(state: GameState[Any, Any, Any]) -> MatchOver:
