@@ -6,6 +6,7 @@ The wheels are tried in fresh virtual environments of every Python we claim by `
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
@@ -14,6 +15,7 @@ import sys
 import tarfile
 import tomllib
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,13 +42,34 @@ def _build(out: Path, *args: str, env: dict[str, str] | None = None) -> str:
     return done.stdout + done.stderr
 
 
+def _built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]) -> Path:
+    """The folder ``name`` that ``build`` fills, built once for the whole run: xdist hands out tests, not files
+    (``--dist worksteal``), so several workers may ask for the same wheels. Under xdist each worker's base temporary
+    folder lies in the run's own (``PYTEST_XDIST_WORKER`` names the worker), and the folder is kept there, behind a
+    lock, for every worker; run without xdist, in the run's own. A build that failed half way is built again."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    shared = root / "built-once"
+    shared.mkdir(exist_ok=True)
+    out = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        done = out / ".built"
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir()
+            build(out)
+            done.touch()
+    return out
+
+
 @pytest.fixture(scope="module")
 def dists(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The sdist, and the default wheel built from it (as ``python -m build`` does): compiled where it can be."""
-    out = tmp_path_factory.mktemp("dists")
     env = dict(os.environ)
     env.pop("PARLOUR_NATIVE", None)
-    _build(out, env=env)
+    out = _built_once(tmp_path_factory, "dists", lambda folder: _build(folder, env=env))
     (sdist,) = out.glob("parlour-*.tar.gz")
     (wheel,) = out.glob("parlour-*.whl")
     return sdist, wheel
@@ -64,8 +87,8 @@ def wheel(dists: tuple[Path, Path]) -> Path:
 
 @pytest.fixture(scope="module")
 def pure_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("pure")
-    _build(out, "--wheel", env=dict(os.environ, PARLOUR_NATIVE="0"))
+    env = dict(os.environ, PARLOUR_NATIVE="0")
+    out = _built_once(tmp_path_factory, "pure", lambda folder: _build(folder, "--wheel", env=env))
     (built,) = out.glob("parlour-*.whl")
     return built
 

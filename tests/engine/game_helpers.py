@@ -4,14 +4,40 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from enum import Enum
 from itertools import chain
 from typing import Any
 
-from engine.cards import Card
+import pytest
+
+from engine import codec
+from engine.cards import Card, parse_cards
+from engine.errors import GameOverError, IllegalActionError, NotYourTurnError
 from engine.events import Event
 from engine.game import GameState
+from engine.match import MatchOver
+
+
+def card(text: str) -> Card:
+    return Card.parse(text)
+
+
+def cards(text: str) -> list[Card]:
+    return parse_cards(text)
+
+
+def names(events: Sequence[Event]) -> list[str]:
+    """The events' class names, in order."""
+    return [type(e).__name__ for e in events]
+
+
+def fingerprint(state: GameState[Any, Any, Any]) -> tuple[Any, ...]:
+    """Everything a refused action must leave unchanged, as JSON text: every seat's view and the spectator's, the
+    version, the history's length and the zones."""
+    views = tuple(codec.dumps(state.view(s)) for s in [*range(state.players), None])
+    return views, state.version, len(state.history), codec.dumps(state.zones())
 
 
 def act(state: GameState[Any, Any, Any], *actions: str) -> list[Event]:
@@ -22,6 +48,58 @@ def act(state: GameState[Any, Any, Any], *actions: str) -> list[Event]:
         assert seat is not None, "the match is over"
         events.extend(state.apply(seat, state.parse_action(text)))
     return events
+
+
+@dataclass
+class SelfPlayTally:
+    """What a self-play test counts, to show that its games went where the checks look."""
+
+    games: int = 0
+    deals: int = 0
+    actions: int = 0
+    refusals: int = 0
+    comebacks: int = 0
+    shuffles: int = 0
+
+
+def refuse_wrong(state: GameState[Any, Any, Any], seat: int, legal: Sequence[object], wrong: Iterable[object]) -> int:
+    """Apply each of ``wrong`` that is not in ``legal`` for ``seat``: each must be refused (IllegalActionError) and
+    change neither the state's version nor its history. Returns how many were refused (the self-play tests)."""
+    version, length = state.version, len(state.history)
+    refused = 0
+    for action in wrong:
+        if action in legal:
+            continue
+        try:
+            state.apply(seat, action)
+        except IllegalActionError:
+            refused += 1
+        else:
+            raise AssertionError(f"{action} was accepted, legal: {legal}")
+    assert (state.version, len(state.history)) == (version, length)
+    return refused
+
+
+def refuse_out_of_turn(state: GameState[Any, Any, Any], rng: Any, when_over: Callable[[], object]) -> int:
+    """An action from a seat that is not to move must be refused: once the match is over, ``when_over()`` from any
+    seat (GameOverError); while it goes on, a legal action from another seat (NotYourTurnError). The seat and the
+    action are drawn from ``rng``. Returns 1, the refusals tried (the self-play tests count them)."""
+    seat = state.to_move
+    if seat is None:
+        with pytest.raises(GameOverError):
+            state.apply(rng.randrange(state.players), when_over())
+    else:
+        other = rng.choice([s for s in range(state.players) if s != seat])
+        with pytest.raises(NotYourTurnError):
+            state.apply(other, rng.choice(state.legal_actions()))
+    return 1
+
+
+def the_match_over(state: GameState[Any, Any, Any]) -> MatchOver:
+    """The one MatchOver of a finished match's history, whose winners are the result's."""
+    over = [e for e in state.history if isinstance(e, MatchOver)]
+    assert len(over) == 1 and state.result is not None and state.result.winners == over[0].winners
+    return over[0]
 
 
 def of_type(events: Sequence[Event], kind: type[Event]) -> list[Any]:

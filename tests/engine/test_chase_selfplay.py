@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 import pytest
 from chase_helpers import ALL_ACTIONS, GAME, opts, snapshot
-from game_helpers import card_ids, is_one_deck
+from game_helpers import card_ids, is_one_deck, refuse_out_of_turn
 
 from engine.bots import Bot
 from engine.cards import is_conserved, standard_deck
-from engine.errors import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError
+from engine.errors import IllegalActionError, InvalidActionError
 from engine.events import Event
 from engine.games.chase.rules import ChaseOptions, ChaseState, DeckSwapped, PackCut
 from engine.match import MatchOver, RoundOver, RoundStarted
@@ -96,19 +96,12 @@ def try_rejections(state: ChaseState, rng: random.Random) -> int:
     before = snapshot(state)
     tried = 0
     seat = state.to_move
-    if seat is None:
-        with pytest.raises(GameOverError):
-            state.apply(rng.randrange(state.players), rng.choice(ALL_ACTIONS))
-        tried += 1
-    else:
-        legal = state.legal_actions()
-        wrong = [a for a in ALL_ACTIONS if a not in legal]
+    if seat is not None:
+        wrong = [a for a in ALL_ACTIONS if a not in state.legal_actions()]
         with pytest.raises(IllegalActionError):
             state.apply(seat, rng.choice(wrong))
-        other = rng.choice([s for s in range(state.players) if s != seat])
-        with pytest.raises(NotYourTurnError):
-            state.apply(other, rng.choice(legal))
-        tried += 2
+        tried += 1
+    tried += refuse_out_of_turn(state, rng, lambda: rng.choice(ALL_ACTIONS))
     with pytest.raises(InvalidActionError):
         state.parse_action(rng.choice(["fly", "", "stay!", "tr ade", "cutt"]))
     assert snapshot(state) == before, "a rejected action changed the state"

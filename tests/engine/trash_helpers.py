@@ -7,7 +7,7 @@ each seat the planned layout (slot 1 first) and puts the planned cards on top of
 starting layout sizes (the scenario's totals). Cards a layout or the stock does not name come from the rest of the
 deck in :func:`~engine.cards.standard_deck` order (Spades Ace first), so a test names every card it relies on.
 
-:func:`self_play_games` is the seeded random self-play behind the ``test_trash_selfplay_*`` files.
+The seeded random self-play is in ``test_trash_selfplay.py``.
 """
 
 from __future__ import annotations
@@ -15,33 +15,20 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from conformance import Plug, RoundWitness
 from game_helpers import act as act
+from game_helpers import card as card
+from game_helpers import cards as cards
 from game_helpers import cards_in as cards_in
+from game_helpers import fingerprint as fingerprint
+from game_helpers import names as names
 from game_helpers import of_type as of_type
-from game_helpers import physical_cards
 
-from engine import codec
-from engine.cards import Card, is_conserved, parse_cards
-from engine.errors import IllegalActionError
 from engine.events import Event
 from engine.game import Scenario
-from engine.games.trash.rules import (
-    Completed,
-    DealOver,
-    DealStarted,
-    Draw,
-    Keep,
-    PlaceKing,
-    Swap,
-    TrashAction,
-    TrashGame,
-    TrashState,
-)
-from engine.match import MatchOver
+from engine.games.trash.rules import TrashGame, TrashState
 from engine.registry import get_entry
 
 _REGISTERED = get_entry("trash").game  # importing the registry registers Trash's classes with the codec
@@ -52,14 +39,6 @@ CYCLE = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC"
 Jack, picked up last and discarded as the layout is completed)."""
 QUIET = "JS 5S 6S 7S 8S 9S 10S 5D 6D 7D"
 """A layout for a seat that only needs to be there (its first cards are never turned over in a short test)."""
-
-
-def cards(text: str) -> list[Card]:
-    return parse_cards(text)
-
-
-def card(text: str) -> Card:
-    return Card.parse(text)
 
 
 def deal(
@@ -80,118 +59,9 @@ def deal(
     return GAME.new_match(n, GAME.options(variants=variants), random.Random(seed), scenario)
 
 
-def fingerprint(state: TrashState) -> tuple[Any, ...]:
-    """Everything a refused action must leave unchanged, as JSON text."""
-    views = tuple(codec.dumps(state.view(s)) for s in [*range(state.players), None])
-    return views, state.version, len(state.history), codec.dumps(state.zones())
-
-
 def layout_text(state: TrashState, seat: int) -> list[str | None]:
     """Seat ``seat``'s layout as the view shows it: card texts, None where face down."""
     return [str(c) if c is not None else None for c in state.view(seat).layouts[seat]]
-
-
-def names(events: Sequence[Event]) -> list[str]:
-    return [type(e).__name__ for e in events]
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Seeded self-play with invariants
-# ---------------------------------------------------------------------------------------------------------------
-WRONG: tuple[TrashAction, ...] = (
-    Draw("stock"),
-    Draw("discard"),
-    *(PlaceKing(slot) for slot in range(1, 11)),
-    Swap(),
-    Keep(),
-)
-"""Every well-formed action: at each step those not legal must be refused."""
-
-
-@dataclass
-class SelfPlayTally:
-    games: int = 0
-    actions: int = 0
-    refusals: int = 0
-    deals: int = 0
-    shuffles: int = 0
-
-
-def self_play_games(
-    count: int,
-    seed: int,
-    players: int,
-    variants: Sequence[str],
-    tally: SelfPlayTally,
-    max_actions: int = 5000,
-    worn: bool = False,
-) -> None:
-    """Play ``count`` seeded random games and check after every action: every card exactly once (a multiset), the
-    exact legal set accepted (every other well-formed action refused without a change, now and then), every game
-    ends, and every deal's winners are exactly the seats that completed, all face up.
-
-    ``worn``: each game starts as if many turns had been played, all but one to three stock cards on the discard
-    pile, so the stock runs out and is reshuffled (random play rarely empties a full stock in one deal)."""
-    options = GAME.options(variants=variants)
-
-    rng = random.Random(seed)
-    for _ in range(count):
-        state = GAME.new_match(players, options, random.Random(rng.getrandbits(32)))
-        if worn:
-            keep = rng.randrange(1, 4)
-            state.discard, state.stock = state.stock[:-keep], state.stock[-keep:]
-        assert is_conserved(state.zones().values(), state.full_deck())
-        # The engine moves card objects and never makes new ones, so after every action the very same objects must
-        # be somewhere, each exactly once: a stronger check than the multiset (two copies are told apart), and far
-        # cheaper than hashing cards. A new deal deals new objects: the check starts again from its deal.
-        physical = physical_cards(state)
-        completed: list[int] = []
-        steps = 0
-        while not state.is_over:
-            seat = state.to_move
-            assert seat is not None
-            legal = state.legal_actions()
-            assert legal, "a seat to move with nothing to do"
-            if steps % 7 == 0:
-                version, length = state.version, len(state.history)
-                for wrong in WRONG:
-                    if wrong in legal:
-                        continue
-                    try:
-                        state.apply(seat, wrong)
-                    except IllegalActionError:
-                        tally.refusals += 1
-                    else:
-                        raise AssertionError(f"{wrong} was accepted, legal: {legal}")
-                assert (state.version, len(state.history)) == (version, length)
-            events = state.apply(seat, rng.choice(legal))
-            steps += 1
-            assert steps < max_actions, "the game did not end"
-            now = physical_cards(state)
-            if any(isinstance(e, DealStarted) for e in events):
-                assert is_conserved(state.zones().values(), state.full_deck()), "cards not conserved"
-                physical = now
-            assert now == physical, "cards not conserved"
-            for event in events:
-                assert event.audience is None, "every Trash event is public"
-                if isinstance(event, Completed):
-                    completed.append(event.seat)
-                elif isinstance(event, DealOver):
-                    assert tuple(completed) == event.winners and event.winners, (completed, event)
-                    tally.deals += 1
-                    completed = []
-                elif type(event).__name__ == "StockShuffled":
-                    tally.shuffles += 1
-            for winner in completed:  # this deal's completers so far (Last turn: the deal goes on)
-                assert all(state.face_up[winner]), "a seat completed with a face-down card"
-        over = [e for e in state.history if isinstance(e, MatchOver)]
-        assert len(over) == 1 and state.result is not None and state.result.winners == over[0].winners
-        last_deal = [e for e in state.history if isinstance(e, DealOver)][-1]
-        assert set(over[0].winners) <= set(last_deal.winners)
-        for winner in last_deal.winners:
-            assert all(state.face_up[winner]), "a winner of the last deal has a face-down card"
-        tally.games += 1
-        tally.actions += steps
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button
+from textual.widgets import Button, Footer, Static
 
 from tui.terminal.screen_styles import StylePaths, css_paths
 
@@ -78,3 +82,57 @@ class RoundOverScreen(ModalScreen[None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(None)
+
+
+class SeatRowsScreen(RoundOverScreen):
+    """An end-of-round dialog that every game with a deal's table draws alike: a title, maybe a line under it, one
+    row per seat (in a scroll, as many seats as the table has), and the button that goes on.
+
+    Subclasses name :attr:`PREFIX` (the ids ``<prefix>-dialog``, ``<prefix>-title``, ``<prefix>-sub`` and
+    ``<prefix>-seats``, and the class ``<prefix>-seat`` of each row, which their styles use) and give
+    :attr:`title_text`, :meth:`rows` and, if they have one, :attr:`sub_text`; one that goes on to something else
+    than the next deal sets ``NEXT`` and ``BINDINGS = next_bindings(NEXT)``. A row of the seat watching has the
+    class ``-me`` too.
+    """
+
+    PREFIX: ClassVar[str]
+    """What the dialog's ids and its rows' class begin with."""
+
+    NEXT = "Next deal"
+    BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
+
+    def __init__(self, number: int, names: Sequence[str], me: int | None, last: bool) -> None:
+        """``number``: the round's; ``names``: every seat's; ``me``: the seat watching (None: a spectator);
+        ``last``: is it the match's last round?"""
+        super().__init__()
+        self.number = number
+        self.names = tuple(names)
+        self.me = me
+        self.last = last
+
+    @property
+    def title_text(self) -> str:
+        """The title (names in it are plain text, never markup)."""
+        raise NotImplementedError
+
+    @property
+    def sub_text(self) -> str | None:
+        """A line under the title, or None."""
+        return None
+
+    def rows(self) -> Iterable[tuple[int, Content]]:
+        """(seat, its row), in the order the dialog lists them."""
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        prefix = self.PREFIX
+        with Vertical(id=f"{prefix}-dialog"):
+            yield Static(Content(self.title_text), id=f"{prefix}-title")  # names are plain text
+            sub = self.sub_text
+            if sub is not None:
+                yield Static(Content(sub), id=f"{prefix}-sub")
+            with VerticalScroll(id=f"{prefix}-seats"):
+                for seat, row in self.rows():
+                    yield Static(row, classes=f"{prefix}-seat" + (" -me" if seat == self.me else ""))
+            yield self.next_button(self.last)
+        yield Footer()

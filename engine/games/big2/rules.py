@@ -51,6 +51,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
 from engine.cards import Card, Rank, Suit, is_card, parse_cards, plain_text, standard_deck
+from engine.dealing import check_dealer, check_planned_decks, check_totals, first_dealer, lay_out
 from engine.errors import (
     GameOverError,
     IllegalActionError,
@@ -1630,29 +1631,17 @@ class Big2Game(Game[Big2Options, Big2View, Big2Action]):
         if not isinstance(options, Big2Options):
             raise OptionError(f"not Big Two options: {echo(options)}")
         scenario = scenario or _NO_SCENARIO
-        for deck in scenario.decks:
-            _check_deck(deck)
-        if scenario.dealer is None:
-            dealer = rng.randrange(players)
-        elif isinstance(scenario.dealer, bool) or not isinstance(scenario.dealer, int):
-            raise OptionError(f"the dealer is a seat number, not {echo(scenario.dealer)}")
-        elif not 0 <= scenario.dealer < players:
-            raise OptionError(f"the dealer must be a seat from 0 to {players - 1}, not {scenario.dealer}")
-        else:
-            dealer = scenario.dealer
-        totals = scenario.totals
-        if totals is not None and (
-            len(totals) != players or any(isinstance(t, bool) or not isinstance(t, int) for t in totals)
-        ):
-            raise OptionError(f"starting totals are {players} whole numbers, not {echo(totals)}")
+        planned = check_planned_decks(scenario.decks, standard_deck())
+        dealer = first_dealer(players, scenario.dealer, rng)
+        totals = check_totals(players, scenario.totals, "starting totals", low=None)
         state = Big2State(
             players=players,
             options=options,
             rng=rng,
             progress=MatchProgress.starting(players, match_rule(options), dealer, totals),
         )
-        if scenario.decks:
-            state.planned = [tuple(deck) for deck in scenario.decks]
+        if planned:
+            state.planned = planned
         state.history.extend(state.start_deal())
         return state
 
@@ -1669,24 +1658,9 @@ class Big2Game(Game[Big2Options, Big2View, Big2Action]):
         ['3D', '4C', 'AS']
         """
         self.check_players(players)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise OptionError(f"the dealer must be a seat from 0 to {players - 1}, not {echo(dealer)}")
-        if len(hands) > players:
-            raise OptionError(f"{len(hands)} hands for {players} players")
+        check_dealer(players, dealer)
         per_seat = 17 if players == 3 else 13
-        named = [card for hand in hands for card in hand] + list(rest)
-        _check_cards(named, "named")
-        for seat, hand in enumerate(hands):
-            if len(hand) > per_seat:
-                raise OptionError(f"seat {seat} is dealt {per_seat} cards, not {len(hand)}")
-        chosen = set(named)
-        pool = [c for c in standard_deck() if c not in chosen]
-        wanted = [list(hands[s]) if s < len(hands) else [] for s in range(players)]
-        order: list[Card] = []
-        for i in range(per_seat * players):
-            seat = (dealer + 1 + i) % players
-            order.append(wanted[seat].pop(0) if wanted[seat] else pool.pop(0))
-        return (*order, *rest, *pool)
+        return lay_out(players, dealer, hands, rest, standard_deck(), [per_seat] * players)
 
     def determinize(self, view: Big2View, rng: random.Random) -> Big2State:
         return sample_state(view, rng)
@@ -1715,24 +1689,6 @@ class Big2Game(Game[Big2Options, Big2View, Big2Action]):
 
 
 _NO_SCENARIO = Scenario()
-
-
-def _check_cards(cards: Sequence[Card], what: str) -> None:
-    for card in cards:
-        if not isinstance(card, Card) or card not in _BIG2_CARDS:
-            raise OptionError(f"not a card of Big Two's deck: {echo(card)}")
-    if len(set(cards)) != len(cards):
-        twice = sorted({str(c) for c in cards if cards.count(c) > 1})
-        raise OptionError(f"a card {what} twice: {' '.join(twice)}")
-
-
-def _check_deck(deck: Sequence[Card]) -> None:
-    """A scenario's deck: the 52 cards, each once."""
-    if not isinstance(deck, tuple | list):
-        raise OptionError(f"a planned deck is a sequence of cards, not {echo(deck)}")
-    _check_cards(deck, "in a planned deck")
-    if len(deck) != 52:
-        raise OptionError(f"a planned deck holds the 52 cards, not {len(deck)}")
 
 
 def rules_summary(options: Big2Options) -> str:

@@ -31,6 +31,7 @@ from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.cards import Card, Rank, Suit, plain_text, sort_key, standard_deck
+from engine.dealing import check_planned_decks, check_totals, first_dealer, take_named
 from engine.errors import InvalidActionError, OptionError, echo
 from engine.events import Event
 from engine.game import (
@@ -888,22 +889,12 @@ class ChaseGame(Game[ChaseOptions, ChaseView, ChaseAction]):
             raise OptionError(f"not options of {self.name}: {echo(options)}")
         scenario = scenario if scenario is not None else Scenario()
         totals = self._scenario_totals(players, options, scenario.totals)
-        if scenario.dealer is None:
-            dealer = rng.randrange(players)
-            if totals[dealer] <= 0:
-                dealer = left_of(dealer, totals)
-        else:
-            dealer = scenario.dealer
-            if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-                raise OptionError(f"the dealer must be a seat from 0 to {players - 1}, not {echo(dealer)}")
-            if totals[dealer] <= 0:
+        dealer = first_dealer(players, scenario.dealer, rng)
+        if totals[dealer] <= 0:
+            if scenario.dealer is not None:
                 raise OptionError(f"seat {dealer} is out and cannot deal")
-        full = sorted(map(str, standard_deck()))
-        for order in scenario.decks:
-            if not isinstance(order, Sequence) or not all(isinstance(c, Card) for c in order):
-                raise OptionError(f"a planned deck is a sequence of cards, not {echo(order)}")
-            if sorted(map(str, order)) != full:
-                raise OptionError("a planned deck must hold exactly the 52 cards of the deck")
+            dealer = left_of(dealer, totals)
+        planned = check_planned_decks(scenario.decks, standard_deck())
         state = ChaseState(
             players=players,
             options=options,
@@ -911,21 +902,18 @@ class ChaseGame(Game[ChaseOptions, ChaseView, ChaseAction]):
             progress=MatchProgress.starting(players, MATCH_RULE, dealer=dealer, totals=totals),
             out_order=[None if life > 0 else 0 for life in totals],
         )
-        state.planned = [tuple(order) for order in scenario.decks]
+        state.planned = planned
         state.history.extend(state.start_hand())
         return state
 
     @staticmethod
     def _scenario_totals(players: int, options: ChaseOptions, totals: Sequence[int] | None) -> list[int]:
-        if totals is None:
+        lives = check_totals(players, totals, "the starting lives")
+        if lives is None:
             return [options.starting_lives] * players
-        if not isinstance(totals, Sequence) or len(totals) != players:
-            raise OptionError(f"a scenario needs one number of lives per seat ({players}), not {echo(totals)}")
-        if not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in totals):
-            raise OptionError(f"lives are whole numbers from 0, not {echo(totals)}")
-        if sum(1 for t in totals if t > 0) < 2:
+        if sum(1 for t in lives if t > 0) < 2:
             raise OptionError("a match needs at least two players with a life left")
-        return list(totals)
+        return lives
 
     def deck_for(
         self, players: int, dealer: int, hands: Sequence[Sequence[Card]], rest: Sequence[Card] = ()
@@ -951,10 +939,9 @@ class ChaseGame(Game[ChaseOptions, ChaseView, ChaseAction]):
             seat = left_of(seat, lives)
             order.append(hands[seat][0])
         order.extend(rest)
-        if len(set(order)) != len(order):
-            raise OptionError("a card is named twice")
-        named = set(order)
-        return tuple(order + [c for c in standard_deck() if c not in named])
+        pool = standard_deck()
+        take_named(pool, order)
+        return (*order, *pool)
 
     def determinize(self, view: ChaseView, rng: random.Random) -> ChaseState:
         return sample_state(view, rng)

@@ -33,13 +33,13 @@ the top, and the next card is turned). :meth:`RankGame.deck_for` builds such an 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import ClassVar
 
 from engine.cards import Card, Rank, deck, is_card, plain_text, sort_key
+from engine.dealing import check_dealer, check_planned_decks, check_totals, first_dealer, lay_out, unseen
 from engine.errors import InvalidActionError, OptionError, echo
 from engine.events import Event, frozen
 from engine.game import (
@@ -798,11 +798,8 @@ _PLAY: dict[Card, RankAction] = {c: Play(c) for c in deck_of(10)}
 # ---------------------------------------------------------------------------------------------------------------
 def unseen_cards(view: RankView) -> list[Card]:
     """The cards whose place ``view`` does not show: the full deck less its own hand and the pile's top card."""
-    left = Counter(deck_of(view.players))
-    left.subtract(view.hand)
-    if view.top is not None:
-        left[view.top] -= 1
-    return [card for card, count in sorted(left.items(), key=lambda kv: sort_key(kv[0])) for _ in range(count)]
+    seen = [*view.hand, view.top] if view.top is not None else view.hand
+    return unseen(deck_of(view.players), seen, sort_key)
 
 
 def sample_state(view: RankView, rng: random.Random) -> RankState:
@@ -923,32 +920,16 @@ class RankGame(Game[RankOptions, RankView, RankAction]):
         if not isinstance(options, RankOptions):
             raise OptionError(f"not Rank options: {echo(options)}")
         scenario = scenario or Scenario()
-        full = Counter(deck_of(players))
-        for order in scenario.decks:
-            if not isinstance(order, tuple | list) or not all(isinstance(c, Card) for c in order):
-                raise OptionError(f"a planned deck is a sequence of cards, not {echo(order)}")
-            if Counter(order) != full:
-                raise OptionError(f"a planned deck must hold exactly the {sum(full.values())} cards of the game")
-        if scenario.dealer is None:
-            dealer = rng.randrange(players)  # RULES: the first dealer is drawn by lot
-        else:
-            dealer = scenario.dealer
-            if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-                raise OptionError(f"the dealer must be a seat from 0 to {players - 1}, not {echo(dealer)}")
-        totals = scenario.totals
-        if totals is not None and (
-            not isinstance(totals, tuple | list)
-            or len(totals) != players
-            or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in totals)
-        ):
-            raise OptionError(f"starting penalty points are {players} whole numbers from 0, not {echo(totals)}")
+        planned = check_planned_decks(scenario.decks, deck_of(players))
+        dealer = first_dealer(players, scenario.dealer, rng)  # RULES: the first dealer is drawn by lot
+        totals = check_totals(players, scenario.totals, "starting penalty points")
         state = RankState(
             players=players,
             options=options,
             rng=rng,
             progress=MatchProgress.starting(players, match_rule(options), dealer, totals),
         )
-        state.planned = [tuple(order) for order in scenario.decks]
+        state.planned = planned
         state.history.extend(state.start_deal())
         return state
 
@@ -965,25 +946,8 @@ class RankGame(Game[RankOptions, RankView, RankAction]):
         (['AS', '3H', '2S', '3S'], ['KD', '4C'])
         """
         self.check_players(players)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise OptionError(f"the dealer must be a seat from 0 to {players - 1}, not {echo(dealer)}")
-        if len(hands) > players:
-            raise OptionError(f"{len(hands)} hands for {players} players")
-        pool = deck_of(players)
-        for card in [c for hand in hands for c in hand] + list(rest):
-            if not isinstance(card, Card) or card not in pool:
-                raise OptionError(f"more copies of {echo(card)} named than the game has, or not a card of it")
-            pool.remove(card)
-        wanted = [list(hands[s]) if s < len(hands) else [] for s in range(players)]
-        for seat, hand in enumerate(wanted):
-            if len(hand) > HAND_SIZE:
-                raise OptionError(f"seat {seat} is dealt {HAND_SIZE} cards, not {len(hand)}")
-        order: list[Card] = []
-        for _ in range(HAND_SIZE):
-            for i in range(players):
-                seat = (dealer + 1 + i) % players
-                order.append(wanted[seat].pop(0) if wanted[seat] else pool.pop(0))
-        return (*order, *rest, *pool)
+        check_dealer(players, dealer)
+        return lay_out(players, dealer, hands, rest, deck_of(players), [HAND_SIZE] * players)
 
     def determinize(self, view: RankView, rng: random.Random) -> RankState:
         return sample_state(view, rng)

@@ -37,13 +37,13 @@ and the match ends when a one-card layout has been completed, at 0).
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import ClassVar
 
 from engine.cards import Card, Rank, plain_text, standard_deck
+from engine.dealing import check_dealer, check_planned_decks, check_totals, first_dealer, lay_out, unseen
 from engine.errors import InvalidActionError, OptionError, echo
 from engine.events import Event
 from engine.game import (
@@ -764,12 +764,10 @@ class TrashState(GameState[TrashOptions, TrashView, TrashAction]):
 # ---------------------------------------------------------------------------------------------------------------
 def unseen_cards(view: TrashView) -> list[Card]:
     """The cards no one has seen where they are now: the full deck less every face-up, discarded or held card."""
-    left = Counter(deck_of(view.players))
     shown = [c for layout in view.layouts for c in layout if c is not None] + list(view.discard)
     if view.held is not None:
         shown.append(view.held)
-    left.subtract(shown)
-    return [card for card, count in sorted(left.items(), key=lambda kv: kv[0].index) for _ in range(count)]
+    return unseen(deck_of(view.players), shown, lambda card: card.index)
 
 
 def sample_state(view: TrashView, rng: random.Random) -> TrashState:
@@ -921,32 +919,14 @@ class TrashGame(Game[TrashOptions, TrashView, TrashAction]):
         if not isinstance(options, TrashOptions):
             raise OptionError(f"not Trash options: {echo(options)}")
         scenario = scenario or Scenario()
-        full = sorted(map(str, deck_of(players)))
-        for order in scenario.decks:
-            if not isinstance(order, tuple | list) or not all(isinstance(c, Card) for c in order):
-                raise OptionError(f"a planned deck is a sequence of cards, not {echo(order)}")
-            if sorted(map(str, order)) != full:
-                raise OptionError(f"a planned deck must hold exactly the {len(full)} cards of the game")
-        if scenario.dealer is None:
-            dealer = rng.randrange(players)
-        else:
-            dealer = scenario.dealer
-            if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-                raise OptionError(f"the dealer must be a seat from 0 to {players - 1}, not {echo(dealer)}")
+        planned = check_planned_decks(scenario.decks, deck_of(players))
+        dealer = first_dealer(players, scenario.dealer, rng)
         sizes = [options.size] * players
         totals: list[int] | None = None
-        if scenario.totals is not None:
-            given = scenario.totals
-            if not isinstance(given, tuple | list) or len(given) != players:
-                raise OptionError(f"starting totals are {players} whole numbers, not {echo(given)}")
-            if options.match:
-                if any(isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= MAX_SIZE for t in given):
-                    raise OptionError(f"starting layout sizes are whole numbers from 1 to {MAX_SIZE}: {echo(given)}")
-                sizes = list(given)
-            else:
-                if any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in given):
-                    raise OptionError(f"starting totals (deals won) are whole numbers from 0, not {echo(given)}")
-                totals = list(given)
+        if options.match:
+            sizes = check_totals(players, scenario.totals, "starting layout sizes", 1, MAX_SIZE) or sizes
+        else:
+            totals = check_totals(players, scenario.totals, "starting totals (deals won)")
         if options.match:
             totals = list(sizes)
         state = TrashState(
@@ -956,7 +936,7 @@ class TrashGame(Game[TrashOptions, TrashView, TrashAction]):
             progress=MatchProgress.starting(players, match_rule(options), dealer, totals),
             sizes=sizes,
         )
-        state.planned = [tuple(order) for order in scenario.decks]
+        state.planned = planned
         state.history.extend(state.start_deal())
         return state
 
@@ -978,26 +958,9 @@ class TrashGame(Game[TrashOptions, TrashView, TrashAction]):
         (['AS', '2S'], '3H', 'KD')
         """
         self.check_players(players)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise OptionError(f"the dealer must be a seat from 0 to {players - 1}, not {echo(dealer)}")
-        if len(hands) > players:
-            raise OptionError(f"{len(hands)} layouts for {players} players")
-        per_seat = list(sizes) if sizes is not None else [MAX_SIZE] * players
-        pool = deck_of(players)
-        named = [card for hand in hands for card in hand] + list(rest)
-        for card in named:
-            if card not in pool:
-                raise OptionError(f"more copies of {card} named than the game has, or not a card of it: {echo(card)}")
-            pool.remove(card)
-        wanted = [list(hands[s]) if s < len(hands) else [] for s in range(players)]
-        order: list[Card] = []
-        for i in range(players):
-            seat = (dealer + 1 + i) % players
-            if len(wanted[seat]) > per_seat[seat]:
-                raise OptionError(f"seat {seat}'s layout has {per_seat[seat]} cards, not {len(wanted[seat])}")
-            for _ in range(per_seat[seat]):
-                order.append(wanted[seat].pop(0) if wanted[seat] else pool.pop(0))
-        return (*order, *rest, *pool)
+        check_dealer(players, dealer)
+        counts = list(sizes) if sizes is not None else [MAX_SIZE] * players
+        return lay_out(players, dealer, hands, rest, deck_of(players), counts, by_round=False)
 
     def determinize(self, view: TrashView, rng: random.Random) -> TrashState:
         return sample_state(view, rng)

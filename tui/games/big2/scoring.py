@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from textual.app import ComposeResult
-from textual.binding import BindingType
-from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Footer, Static
 
 from engine.games.big2.rules import DealOver
-from tui.dialogs.round_over import RoundOverScreen, next_bindings
+from tui.dialogs.round_over import SeatRowsScreen
 from tui.games.big2.words import loss_steps, signed
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import card_markup
@@ -36,13 +33,12 @@ def seat_lines(deal: DealOver, seat: int, name: str, options: Any = None) -> Con
     return Content("\n").join([head, Content("  ") + cards, steps])
 
 
-class Big2ScoringScreen(RoundOverScreen):
+class Big2ScoringScreen(SeatRowsScreen):
     """Shown at each DealOver; the table waits (no bot moves) until it is closed."""
 
     CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss", "big2.tcss")
 
-    NEXT = "Next deal"
-    BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
+    PREFIX = "scoring"
 
     def __init__(
         self,
@@ -54,25 +50,19 @@ class Big2ScoringScreen(RoundOverScreen):
         options: Any = None,
     ) -> None:
         """``options``: the table's Big2Options (the scoring in force words the steps of each loss)."""
-        super().__init__()
+        super().__init__(number, names, me, last)
         self.deal = deal
         self.options = options
-        self.number = number
-        self.names = names
-        self.me = me
-        self.last = last
 
-    def compose(self) -> ComposeResult:
+    @property
+    def title_text(self) -> str:
         deal = self.deal
         winner = "You win" if deal.winner == self.me else f"{self.names[deal.winner]} wins"
-        with Vertical(id="scoring-dialog"):
-            yield Static(Content(f"Deal {self.number} — {winner} the deal"), id="scoring-title")  # names: plain text
-            with VerticalScroll(id="scoring-seats"):
-                # The winner first, then the losers in seat order.
-                order = [deal.winner] + [s for s in range(len(deal.deltas)) if s != deal.winner]
-                for seat in order:
-                    name = "You" if seat == self.me else self.names[seat]
-                    classes = "scoring-seat" + (" -me" if seat == self.me else "")
-                    yield Static(seat_lines(deal, seat, name, self.options), classes=classes)
-            yield self.next_button(self.last)
-        yield Footer()
+        return f"Deal {self.number} — {winner} the deal"
+
+    def rows(self) -> Iterable[tuple[int, Content]]:
+        deal = self.deal
+        # The winner first, then the losers in seat order.
+        for seat in [deal.winner] + [s for s in range(len(deal.deltas)) if s != deal.winner]:
+            name = "You" if seat == self.me else self.names[seat]
+            yield seat, seat_lines(deal, seat, name, self.options)

@@ -9,7 +9,7 @@ from textual.widgets import Static
 from engine.games.big2.rules import Big2View
 from tui.games.big2.words import signed
 from tui.widgets.quiet import set_border, set_text
-from tui.widgets.seats import THINKING, TO_PLAY, seat_title
+from tui.widgets.seats import THINKING, TO_PLAY, card_marks, seat_clock, seat_title
 
 
 class Big2Seat(Static):
@@ -24,9 +24,7 @@ class Big2Seat(Static):
         self.set_class(to_move, "-to-move")
         self.set_class(count == 1, "-last-card")
         set_border(self, seat_title(name, to_move, clock), f"total {signed(view.totals[seat])}")
-        bar = Content.assemble(
-            ("▮" * count, "$text-error" if count <= 2 else "$text-primary"), (f" {count} card{'s' * (count != 1)}", "")
-        )
+        bar = Content.assemble(card_marks(count), f" {count} card{'s' * (count != 1)}")
         if thinking:
             doing = THINKING
         elif to_move:
@@ -55,5 +53,4 @@ class Big2Seats(Horizontal):
     ) -> None:
         """Draw every seat; ``clock``: (the seat, its seconds left) when a turn clock runs."""
         for box in self.query(Big2Seat):
-            seconds = clock[1] if clock is not None and clock[0] == box.seat else None
-            box.show(view, names[box.seat], thinking=thinking == box.seat, clock=seconds)
+            box.show(view, names[box.seat], thinking=thinking == box.seat, clock=seat_clock(clock, box.seat))

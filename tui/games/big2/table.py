@@ -36,7 +36,7 @@ from tui.widgets.event_log import EventLog
 from tui.widgets.hand import HandStrip
 from tui.widgets.quiet import set_border, set_text
 from tui.widgets.room import TableRoom
-from tui.widgets.seats import clock_text
+from tui.widgets.seats import clocked, seat_clock
 from tui.words import and_list, count_of, who
 from tui.words.faces import card_text
 
@@ -200,9 +200,11 @@ class Big2TableScreen(TableScreen):
         me = who(self.me, self.names, self.me, start=True) if self.me is not None else "Watching"
         mine = view.totals[self.me] if self.me is not None else 0
         title = Content(f"{me} · {count_of(len(view.hand), 'card')} · by {order} (o)")
-        if clock is not None and clock[0] == self.me:
-            title = Content.assemble(clock_text(clock[1]), " ", title)
-        set_border(hand, title, f"total {signed(mine)} · deal {view.deal} of {view.options.deals}")
+        set_border(
+            hand,
+            clocked(title, seat_clock(clock, self.me)),
+            f"total {signed(mine)} · deal {view.deal} of {view.options.deals}",
+        )
         hand.set_class(view.to_move == self.me, "-to-move")
         set_text(self.query_one("#b2-play", Static), self._table_text(view))
         set_text(self.query_one("#b2-turn", Static), self._turn_text(view))

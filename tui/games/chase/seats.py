@@ -14,7 +14,7 @@ from engine.cards import Card
 from tui.games.chase.words import acted_text
 from tui.widgets.card import card_markup, face_rows
 from tui.widgets.quiet import set_border, set_text
-from tui.widgets.seats import THINKING, TO_PLAY, seat_title
+from tui.widgets.seats import THINKING, TO_PLAY, seat_clock, seat_title
 
 
 class SeatBox(Static):
@@ -115,7 +115,7 @@ class SeatRing(Grid):
                 thinking=thinking == box.seat,
                 revealed=revealed,
                 payers=payers,
-                clock=clock[1] if clock is not None and clock[0] == box.seat else None,
+                clock=seat_clock(clock, box.seat),
             )
 
     @property

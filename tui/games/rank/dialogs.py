@@ -7,20 +7,20 @@ answered by a key or a click, so the hand's own keys (arrows, Enter) cannot send
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
 from engine.cards import Card, Rank
 from engine.games.rank.rules import RANKS, DealOver
-from tui.dialogs.round_over import DIALOG_KEYS, RoundOverScreen, next_bindings
+from tui.dialogs.round_over import DIALOG_KEYS, SeatRowsScreen
 from tui.games.rank.words import a_rank, ordinal, penalty_text, rank_word
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import card_markup
@@ -123,9 +123,10 @@ class FollowUpScreen(ModalScreen[Card | None]):
             self.action_choose(int(name))
 
 
-def penalty_rows(deal: DealOver, names: Sequence[str], me: int | None, out: Sequence[int]) -> list[Content]:
-    """One line per player: name, how the deal went, this deal's point and the match's total (names plain)."""
-    rows: list[Content] = []
+def penalty_rows(deal: DealOver, names: Sequence[str], me: int | None, out: Sequence[int]) -> list[tuple[int, Content]]:
+    """(seat, its line) per player: name, how the deal went, this deal's point and the match's total (names
+    plain)."""
+    rows: list[tuple[int, Content]] = []
     order = [*out, *(s for s in range(len(deal.penalties)) if s not in out and s != deal.loser), deal.loser]
     for seat in order:
         name = who(seat, names, me, start=True)
@@ -140,26 +141,24 @@ def penalty_rows(deal: DealOver, names: Sequence[str], me: int | None, out: Sequ
         else:
             how = Content.styled("out", "$text-success")
         point = "+1" if seat == deal.loser else " 0"
-        rows.append(
-            Content.assemble(
-                (f"{name[:12]:<12} ", "bold"),
-                (f"{point:>3}", "bold $text-error" if seat == deal.loser else "$text-muted"),
-                ("  total ", "$text-muted"),
-                (f"{deal.penalties[seat]:>2}", "bold"),
-                "  ",
-                how,
-            )
+        row = Content.assemble(
+            (f"{name[:12]:<12} ", "bold"),
+            (f"{point:>3}", "bold $text-error" if seat == deal.loser else "$text-muted"),
+            ("  total ", "$text-muted"),
+            (f"{deal.penalties[seat]:>2}", "bold"),
+            "  ",
+            how,
         )
+        rows.append((seat, row))
     return rows
 
 
-class RankDealScreen(RoundOverScreen):
+class RankDealScreen(SeatRowsScreen):
     """The end of a deal: who lost it (their cards shown) and every player's penalty points so far."""
 
     CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss", "rank.tcss")
 
-    NEXT = "Next deal"
-    BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
+    PREFIX = "rk-deal"
 
     def __init__(
         self,
@@ -172,13 +171,9 @@ class RankDealScreen(RoundOverScreen):
         out: Sequence[int] = (),
     ) -> None:
         """``out``: the seats in the order they went out for good this deal."""
-        super().__init__()
+        super().__init__(number, names, me, last)
         self.deal = deal
-        self.number = number
         self.deals = deals
-        self.names = tuple(names)
-        self.me = me
-        self.last = last
         self.out = tuple(out)
 
     @property
@@ -187,13 +182,9 @@ class RankDealScreen(RoundOverScreen):
         verb = "lose" if loser == self.me else "loses"
         return f"Deal {self.number} of {self.deals} — {who(loser, self.names, self.me, start=True)} {verb} the deal"
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="rk-deal-dialog"):
-            yield Static(Content(self.title_text), id="rk-deal-title")  # names are plain text
-            total = self.deal.penalties[self.deal.loser]
-            yield Static(Content(f"1 penalty point, {penalty_text(total)} in all"), id="rk-deal-sub")
-            with VerticalScroll(id="rk-deal-seats"):
-                for row in penalty_rows(self.deal, self.names, self.me, self.out):
-                    yield Static(row, classes="rk-deal-seat")
-            yield self.next_button(self.last)
-        yield Footer()
+    @property
+    def sub_text(self) -> str:
+        return f"1 penalty point, {penalty_text(self.deal.penalties[self.deal.loser])} in all"
+
+    def rows(self) -> Iterable[tuple[int, Content]]:
+        return penalty_rows(self.deal, self.names, self.me, self.out)

@@ -13,7 +13,7 @@ from textual.widgets import Static
 from engine.games.rank.rules import RankPhase, RankView
 from tui.games.rank.words import ordinal
 from tui.widgets.quiet import set_border, set_text
-from tui.widgets.seats import THINKING, TO_PLAY, seat_title
+from tui.widgets.seats import THINKING, TO_PLAY, card_marks, seat_clock, seat_title
 from tui.words import who
 
 PER_ROW = 5
@@ -76,13 +76,12 @@ class RankSeat(Static):
         points = view.penalties[seat] if seat < len(view.penalties) else 0
         set_border(self, seat_title(names[seat], to_move, clock), f"{points} pt{'s' * (points != 1)}")
         where = standing(view, seat, names, me, thinking=thinking)
-        colour = "$text-error" if count <= 2 else "$text-primary"
         if self.compact:
             if gone or view.pending == seat:
                 set_text(self, where)
             else:
                 room = (self.content_size.width or 12) - len(str(count)) - 1
-                marks = Content.styled("▮" * max(0, min(count, room, BAR)), colour)
+                marks = card_marks(count, min(room, BAR))
                 set_text(self, Content.assemble(f"{count} ", where if where.plain else marks))
             return
         if gone or view.pending == seat:
@@ -90,8 +89,7 @@ class RankSeat(Static):
         else:
             words = f"{count} card{'s' * (count != 1)}"
             room = (self.content_size.width or 12) - len(words) - 1
-            mark_text = "▮" * max(0, min(count, room, BAR))
-            bar = Content.assemble(words, " ", (mark_text, colour))
+            bar = Content.assemble(words, " ", card_marks(count, min(room, BAR)))
         set_text(self, Content("\n").join([bar, where]))
 
 
@@ -120,8 +118,7 @@ class RankSeats(Grid):
         self._last = (view, names, me, thinking, clock)
         for box in self.query(RankSeat):
             box.compact = self._compact
-            seconds = clock[1] if clock is not None and clock[0] == box.seat else None
-            box.show(view, names, me, thinking=thinking == box.seat, clock=seconds)
+            box.show(view, names, me, thinking=thinking == box.seat, clock=seat_clock(clock, box.seat))
 
     @property
     def compact(self) -> bool:

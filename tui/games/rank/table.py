@@ -52,7 +52,7 @@ from tui.widgets.event_log import EventLog
 from tui.widgets.hand import HandStrip
 from tui.widgets.quiet import set_border, set_text
 from tui.widgets.room import TableRoom
-from tui.widgets.seats import THINKING, clock_text
+from tui.widgets.seats import THINKING, clocked, seat_clock
 from tui.words import who, winner_sentence
 from tui.words.faces import card_text
 
@@ -250,9 +250,11 @@ class RankTableScreen(TableScreen):
         count = len(view.hand)
         points = view.penalties[self.me] if self.me is not None and self.me < len(view.penalties) else 0
         title = Content(f"{me} · {count} card{'s' * (count != 1)} · by {hand.sort} (o)")
-        if clock is not None and clock[0] == self.me:
-            title = Content.assemble(clock_text(clock[1]), " ", title)
-        set_border(hand, title, f"{penalty_text(points)} · deal {view.deal} of {view.deals}")
+        set_border(
+            hand,
+            clocked(title, seat_clock(clock, self.me)),
+            f"{penalty_text(points)} · deal {view.deal} of {view.deals}",
+        )
         hand.set_class(mine, "-to-move")
         self._draw_top()
         set_text(self.query_one("#rk-piles", Static), self._piles_text(view))

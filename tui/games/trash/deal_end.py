@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
-from textual.app import ComposeResult
-from textual.binding import BindingType
-from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Footer, Static
 
 from engine.cards import Card
 from engine.games.trash.rules import DealOver, TrashView
-from tui.dialogs.round_over import RoundOverScreen, next_bindings
+from tui.dialogs.round_over import SeatRowsScreen
 from tui.games.trash.layout import card_content
 from tui.games.trash.words import winners_text
 from tui.terminal.screen_styles import StylePaths, css_paths
@@ -45,13 +41,12 @@ def seat_lines(deal: DealOver, view: TrashView, seat: int, name: str, match: boo
     return Content("\n").join([head, Content("  ") + row])
 
 
-class TrashDealScreen(RoundOverScreen):
+class TrashDealScreen(SeatRowsScreen):
     """Shown at the end of each deal; the table (and its bots) wait until it is closed."""
 
     CSS_PATH: ClassVar[StylePaths] = css_paths("dialogs.tcss", "trash.tcss")
 
-    NEXT = "Next deal"
-    BINDINGS: ClassVar[list[BindingType]] = next_bindings(NEXT)
+    PREFIX = "trash-deal"
 
     def __init__(
         self,
@@ -64,13 +59,9 @@ class TrashDealScreen(RoundOverScreen):
         *,
         match: bool = False,
     ) -> None:
-        super().__init__()
+        super().__init__(number, names, me, last)
         self.deal = deal
-        self.number = number
         self.view = view
-        self.names = names
-        self.me = me
-        self.last = last
         self.match = match
 
     @property
@@ -82,15 +73,8 @@ class TrashDealScreen(RoundOverScreen):
         one = len(winners) == 1 and winners[0] != self.me
         return f"Deal {self.number} — {text} {'wins' if one else 'win'} the deal"
 
-    def compose(self) -> ComposeResult:
+    def rows(self) -> Iterable[tuple[int, Content]]:
         deal = self.deal
-        with Vertical(id="trash-deal-dialog"):
-            yield Static(Content(self.title_text), id="trash-deal-title")  # names are plain text
-            with VerticalScroll(id="trash-deal-seats"):
-                order = [*deal.winners] + [s for s in range(len(deal.sizes)) if s not in deal.winners]
-                for seat in order:
-                    name = who(seat, self.names, self.me, start=True)
-                    classes = "trash-deal-seat" + (" -me" if seat == self.me else "")
-                    yield Static(seat_lines(deal, self.view, seat, name, self.match), classes=classes)
-            yield self.next_button(self.last)
-        yield Footer()
+        for seat in [*deal.winners] + [s for s in range(len(deal.sizes)) if s not in deal.winners]:
+            name = who(seat, self.names, self.me, start=True)
+            yield seat, seat_lines(deal, self.view, seat, name, self.match)

@@ -57,7 +57,7 @@ from tui.widgets.card import card_markup, empty_face, face_rows
 from tui.widgets.event_log import EventLog
 from tui.widgets.quiet import set_text
 from tui.widgets.room import TableRoom
-from tui.widgets.seats import THINKING
+from tui.widgets.seats import THINKING, seat_clock
 from tui.words import count_of, who, winner_sentence
 from tui.words.faces import card_text
 
@@ -363,7 +363,7 @@ class TrashTableScreen(TableScreen):
                 picking=picking and seat == self.me,
                 fresh=self._fresh[1] if self._fresh is not None and self._fresh[0] == seat else None,
                 subtitle=self._seat_subtitle(view, seat, thinking == seat),
-                clock=clock[1] if clock is not None and clock[0] == seat else None,
+                clock=seat_clock(clock, seat),
             )
         set_text(self.query_one("#tr-piles", Static), self._piles_text(view))
         set_text(self.query_one("#tr-turn", Static), self._turn_text(view, mine, thinking))
