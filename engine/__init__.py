@@ -1,5 +1,5 @@
 """Parlour's game engine. Its core (the modules directly in ``engine/``, :mod:`engine.bots` and
-:mod:`engine.games`) is pure, deterministic rules: cards, events, the game protocol, the match layer, tables,
+:mod:`engine.games`) is pure, deterministic rules: cards, events, the game protocol, the match layer, dealing, tables,
 the codec, the session protocol, the registry, bots and one package per game, with no UI and no I/O (but for
 Big Two reading its own source once, to check its compiled core, and :mod:`engine.simulate` running worker
 processes for ``parlour simulate --jobs``).

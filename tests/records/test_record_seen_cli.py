@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from records_helpers import bot_match, play_out, until
 from test_record_seen import host_replay, lines_of, seen_of, write_lines
-from textual.widgets import DataTable, Sparkline, Static
+from textual.widgets import DataTable, Static
 
 from engine.match import MatchOver
 from engine.records import finish_match, paths
@@ -23,7 +23,7 @@ from tui.apps.parlour import ParlourApp
 from tui.apps.replay import ReplayApp
 from tui.cli import main
 from tui.screens.replay import SeenReplayScreen
-from tui.screens.stats import StatsScreen, running_rates
+from tui.screens.stats import StatsScreen, rate_chart, running_rates
 from tui.words.faces import card_text
 
 
@@ -151,13 +151,14 @@ async def test_the_statistics_screen_shows_a_lan_row_apart_with_its_own_charts()
         assert await until(pilot, lambda: not screen.reading and screen.charted == 0)
         table = screen.query_one(DataTable)
         rows = [[str(cell) for cell in table.get_row_at(n)] for n in range(table.row_count)]
-        assert [(row[2], row[3]) for row in rows] == [("easy", "1"), ("LAN: bots: easy x2", "2")]
+        assert [(row[1], row[2]) for row in rows] == [("easy", "1"), ("LAN: bots: easy x2", "2")]
         await pilot.press("down")
         assert await until(pilot, lambda: screen.charted == 1)
         lan_group = summary()["groups"][1]
         games = history("big2", lan_group["preset"], lan_group["level"], kind="lan")
-        assert len(games) == 2 and screen.query_one(Sparkline).data == running_rates(games)
-        assert "LAN: bots: easy x2 (2 games)" in str(screen.query_one("#stats-rate-label", Static).render())
+        assert len(games) == 2
+        assert str(screen.query_one("#stats-rate", Static).render()) == rate_chart(running_rates(games))
+        assert "against LAN: bots: easy x2: 2 games" in str(screen.query_one("#stats-detail", Static).render())
 
 
 @pytest.mark.parametrize(

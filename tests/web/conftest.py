@@ -16,6 +16,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -75,11 +76,30 @@ READ = """() => {
 ENV_DROPPED = ("NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES", "TEXTUAL_DRIVER", "PARLOUR_PASSWORD", "PARLOUR_ASK")
 
 
+def install_chromium() -> None:
+    """Debian's chromium, installed once by the first worker that needs it where the machine can (root, with
+    apt-get): the README's test command sets up all the suite needs. Elsewhere it is said in one line."""
+    import fcntl
+    import shutil
+
+    if CHROMIUM.is_file():
+        return
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        pytest.fail("install chromium: apt-get install chromium", pytrace=False)
+    with open(Path(tempfile.gettempdir()) / "parlour-chromium.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # (the other workers wait for the first one's install)
+        if not CHROMIUM.is_file():
+            env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+            for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
+                subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=900)
+    if not CHROMIUM.is_file():
+        pytest.fail("install chromium: apt-get install chromium (apt-get could not)", pytrace=False)
+
+
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
-    """One headless chromium per test worker (Debian's: ``.ci/run`` installs it; never Playwright's download)."""
-    if not CHROMIUM.is_file():
-        pytest.fail("install chromium: apt-get install chromium", pytrace=False)
+    """One headless chromium per test worker (Debian's, installed if it is missing; never Playwright's download)."""
+    install_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
