@@ -7,29 +7,15 @@ from collections.abc import Iterator
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import wait_for
+from tui_helpers import ScriptedApp, wait_for
 
 from engine.cards import parse_cards
 from engine.game import Scenario
 from engine.play.table_host import TableHost
 from engine.registry import get_entry
 from engine.table import Table
-from tui.apps.parlour import ParlourApp
 from tui.games.chase.table import ChaseTableScreen
 from tui.words.faces import set_faces
-
-
-class ScriptedApp(ParlourApp):
-    """The app with the menu first, and over it the table ``host`` runs (your seat 0)."""
-
-    def __init__(self, host: TableHost) -> None:
-        super().__init__(pace=0)
-        self.scripted = host
-
-    def _first_screen(self) -> None:
-        super()._first_screen()
-        self.host = self.scripted
-        self.push_screen(ChaseTableScreen(self.scripted.connect(0)))
 
 
 def stacked(key: str, cards: str, dealer: int) -> ScriptedApp:

@@ -4,31 +4,17 @@ the log, and the round's end waits for you as ever. Only where you are out, only
 from __future__ import annotations
 
 from textual.pilot import Pilot
-from tui_helpers import wait_for
+from tui_helpers import ScriptedApp, wait_for
 
 from engine.game import Scenario
 from engine.play.table_host import TableHost
 from engine.table import Table
-from tui.apps.parlour import ParlourApp
 from tui.games.chase.table import ChaseTableScreen
 from tui.screens.table import TableScreen
 from tui.widgets.event_log import EventLog
 
 SLOW = 3600.0
 """A computer player's pace no test could sit out: a round that ends was hurried."""
-
-
-class ScriptedApp(ParlourApp):
-    """The app with the menu first, and over it the table ``host`` runs (your seat 0)."""
-
-    def __init__(self, host: TableHost) -> None:
-        super().__init__(pace=0)
-        self.scripted = host
-
-    def _first_screen(self) -> None:
-        super()._first_screen()
-        self.host = self.scripted
-        self.push_screen(ChaseTableScreen(self.scripted.connect(0)))
 
 
 def table_of(pilot: Pilot) -> TableScreen:

@@ -5,7 +5,7 @@ penalty table and a whole short match to the results."""
 from __future__ import annotations
 
 from textual.pilot import Pilot
-from tui_helpers import my_turn, wait_for
+from tui_helpers import ScriptedApp, my_turn, wait_for
 
 from engine.cards import JOKER, Card, parse_cards
 from engine.game import Scenario
@@ -52,19 +52,6 @@ def scripted_app(hands: list[str], starter: str, *, players: int = 2, deals: int
         "rank", players=players, seed=seed, bots=[None] + ["easy"] * (players - 1), deals=deals, scenario=scenario
     )
     return ScriptedApp(TableHost(table, pace=0))
-
-
-class ScriptedApp(ParlourApp):
-    """The app with the menu as its first screen, and over it the table ``host`` runs (your seat 0)."""
-
-    def __init__(self, host: TableHost) -> None:
-        super().__init__(pace=0)
-        self.scripted = host
-
-    def _first_screen(self) -> None:
-        super()._first_screen()
-        self.host = self.scripted
-        self.push_screen(RankTableScreen(self.scripted.connect(0)))
 
 
 async def move_cursor_to(pilot: Pilot, card: Card) -> None:

@@ -8,9 +8,11 @@ from typing import ClassVar
 from textual.app import App
 from textual.pilot import Pilot
 
+from engine.play.table_host import TableHost
 from engine.session import Session
 from tui.apps.navigation import Navigation
 from tui.apps.notices import KeepsNotices
+from tui.apps.parlour import ParlourApp
 from tui.games import screen_class
 from tui.games.chase.table import ChaseTableScreen
 from tui.messages import MainMenu
@@ -88,3 +90,17 @@ class TableApp(Navigation, KeepsNotices, App[None]):
 def plain_screen(app: App[None]) -> str:
     """What the screen shows, as text (from the SVG screenshot: spaces come out as no-break spaces)."""
     return app.export_screenshot().replace("&#160;", " ").replace("\xa0", " ")
+
+
+class ScriptedApp(ParlourApp):
+    """The app with the menu as its first screen, and over it the table ``host`` runs (your seat 0), drawn by its
+    game's table screen: a stacked deal or a chosen pace, from the menu as a player would have it."""
+
+    def __init__(self, host: TableHost) -> None:
+        super().__init__(pace=0)
+        self.scripted = host
+
+    def _first_screen(self) -> None:
+        super()._first_screen()
+        self.host = self.scripted
+        self.push_screen(screen_class(self.scripted.table.entry)(self.scripted.connect(0)))

@@ -96,9 +96,12 @@ def install_chromium() -> None:
         pytest.fail("install chromium: apt-get install chromium (apt-get could not)", pytrace=False)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """One headless chromium per test worker (Debian's, installed if it is missing; never Playwright's download)."""
+    """One headless chromium for a module's tests (Debian's, installed if it is missing; never Playwright's
+    download). Not one a session: Playwright's sync API keeps an event loop running on the thread while it is open,
+    and the worker's next asyncio test, of another file, would find it there ("Runner.run() cannot be called from a
+    running event loop"); pytest closes a module's fixtures before a test of another module runs."""
     install_chromium()
     from playwright.sync_api import sync_playwright
 
