@@ -97,6 +97,30 @@ async def test_the_clock_goes_when_the_table_moves_on(game: str, players: int) -
         assert screen.clock_shown() is None
 
 
+async def test_an_earlier_moments_clock_heard_late_leaves_the_clock_that_runs_now() -> None:
+    """A screen that starts watching a table is told the clock running now (the session's watch), and the app may
+    pass on an earlier moment's clock message still on its way: the clock of now stays on the screen."""
+    host = people_table("screw", 3)
+    session = host.connect(2)
+    app = TableApp(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await opened(pilot)
+        first = session.snapshot()
+        assert first.to_move is not None
+        earlier = clock(screen, 30)  # the first seat's clock, at the first moment
+        mover = host.connect(first.to_move)
+        mover.submit(mover.snapshot().legal[0])
+        assert await wait_for(pilot, lambda: screen.snapshot is not None and screen.snapshot.version > first.version)
+        screen.now = lambda: 1000.0
+        now = clock(screen, 40)
+        assert now["version"] > earlier["version"] and now["seat"] != earlier["seat"]
+        screen.hear_clock(now)  # the watch's news of the clock running now
+        screen.hear_clock(earlier)  # then the earlier moment's, late
+        screen.hear_clock(dict(now))  # and the clock of now again, as the app passes it on
+        assert await wait_for(pilot, lambda: shown_clock(app) == ["40 s"]), plain_screen(app)
+        assert screen.clock_shown() == (now["seat"], 40)
+
+
 async def test_one_notice_for_the_person_whose_move_it_is() -> None:
     host = people_table("big2", 4)
     to_move = host.snapshot(None).to_move

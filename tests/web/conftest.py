@@ -222,7 +222,7 @@ class Terminal:
 
     def why(self) -> str:
         lines = [line.rstrip() for line in self.rows() if line.strip()]
-        return "the page shows: " + " | ".join(lines)[-2500:]
+        return "the page shows: " + " | ".join(lines)
 
     def wait(self, text: str, timeout: float = WAIT) -> None:
         until(lambda: text in self.text(), timeout, f"{text!r} on the page", self.why)

@@ -460,6 +460,10 @@ class TableScreen(StyledOnce, Screen[None]):
             self._clock_moved = note.seat
             self.query_one(EventLog).rewrite_next(self._clock_line)
             return
+        if self._clock is not None and note.version < self._clock.version:
+            # An earlier moment's note heard after a later one: the session's watch tells a new watcher the clock
+            # running now at once, and the app may pass on an older one still on its way. The later clock stays.
+            return
         self._clock = note
         self._clock_deadline = self.now() + note.seconds
         snap = self.snapshot
