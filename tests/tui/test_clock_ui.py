@@ -53,6 +53,13 @@ async def opened(pilot: Pilot) -> TableScreen:
     return screen
 
 
+async def move_on(pilot: Pilot, host: TableHost, screen: TableScreen, seat: int, version: int) -> None:
+    """``seat`` (to move at ``version``) makes its first legal move; then wait for the screen to draw past it."""
+    mover = host.connect(seat)
+    mover.submit(mover.snapshot().legal[0])
+    assert await wait_for(pilot, lambda: screen.snapshot is not None and screen.snapshot.version > version)
+
+
 def shown_clock(app: App[None]) -> list[str]:
     """Every "N s" the screen shows."""
     return re.findall(r"\b\d+ s\b", plain_screen(app))
@@ -90,9 +97,7 @@ async def test_the_clock_goes_when_the_table_moves_on(game: str, players: int) -
         screen.now = lambda: 1000.0  # (the screen's clock stands still: a busy machine never shows 29 s instead)
         screen.hear_clock(clock(screen, 30))
         assert await wait_for(pilot, lambda: shown_clock(app) == ["30 s"])
-        mover = host.connect(snap.to_move)
-        mover.submit(mover.snapshot().legal[0])
-        assert await wait_for(pilot, lambda: screen.snapshot is not None and screen.snapshot.version > snap.version)
+        await move_on(pilot, host, screen, snap.to_move, snap.version)
         assert await wait_for(pilot, lambda: shown_clock(app) == [])
         assert screen.clock_shown() is None
 
@@ -108,9 +113,7 @@ async def test_an_earlier_moments_clock_heard_late_leaves_the_clock_that_runs_no
         first = session.snapshot()
         assert first.to_move is not None
         earlier = clock(screen, 30)  # the first seat's clock, at the first moment
-        mover = host.connect(first.to_move)
-        mover.submit(mover.snapshot().legal[0])
-        assert await wait_for(pilot, lambda: screen.snapshot is not None and screen.snapshot.version > first.version)
+        await move_on(pilot, host, screen, first.to_move, first.version)
         screen.now = lambda: 1000.0
         now = clock(screen, 40)
         assert now["version"] > earlier["version"] and now["seat"] != earlier["seat"]
