@@ -223,9 +223,11 @@ class LobbyScreen(Screen[None]):
             table = data.get("table")
             self.show_mine(table if isinstance(table, dict) else None)
             self.refresh_tables()
+            self.refresh_bindings()  # (the keys that mean something follow your table: check_action)
         elif kind == "left":
             self.show_mine(None)
             self.refresh_tables()
+            self.refresh_bindings()
         elif kind == "chat":
             self.query_one("#chat-log", Log).write_line(f"{data.get('name')}: {data.get('text')}")
 
