@@ -10,6 +10,7 @@ faces are one switch for the whole process (:mod:`tui.words.faces`): it is put b
 from __future__ import annotations
 
 import itertools
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,13 @@ from pathlib import Path
 import pytest
 
 _numbers = itertools.count()
+
+# The suite's own processes (xdist's workers, and the apps, hosts and guests that tests start) write and reuse
+# bytecode caches (__pycache__, git-ignored) even where the environment running pytest sets PYTHONDONTWRITEBYTECODE:
+# without them every worker compiles each test module and the whole of engine/ and tui/ from source again at
+# collection, and so does every Python a test starts. This file is read before xdist starts its workers, which
+# inherit the environment; this process keeps the flag it started with.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 """The benchmarks' own modules (``parlour_bench``), imported by the tests of the benchmark code as the scripts of

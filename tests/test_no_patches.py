@@ -19,6 +19,7 @@ that guards it is.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 from collections.abc import Iterator
@@ -281,8 +282,14 @@ def problems_in(path: str, tree: ast.Module, ours: set[str]) -> Iterator[Problem
                 yield Problem(where, f"{node.func.id}(..., {ast.unparse(node.args[1])}) (no {prefix}… of Parlour's)")
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of the file at ``path``, parsed once for every check of this run that reads it."""
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
 def source_problems(paths: list[Path]) -> list[Problem]:
-    trees = {rel(p): ast.parse(p.read_text(encoding="utf-8"), filename=str(p)) for p in paths}
+    trees = {rel(p): parsed(p) for p in paths}
     ours = defined_private_names(trees)
     return [problem for path, tree in trees.items() for problem in problems_in(path, tree, ours)]
 
@@ -303,18 +310,29 @@ def classes_of(modules: list[str]) -> list[type]:
     return found
 
 
+def class_node(cls: type) -> ast.ClassDef | None:
+    """The statement that defines ``cls`` in its module's source: found by its qualified name, else (a class made
+    inside a function, or under an ``if``) the first class of that name in the module."""
+    file = getattr(inspect.getmodule(cls), "__file__", None)
+    if not file or not file.endswith(".py"):
+        return None
+    tree = parsed(Path(file))
+    body: list[ast.stmt] = tree.body
+    node: ast.ClassDef | None = None
+    for part in cls.__qualname__.split("."):
+        node = next((n for n in body if isinstance(n, ast.ClassDef) and n.name == part), None)
+        if node is None:
+            break
+        body = node.body
+    if node is not None:
+        return node
+    return next((n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == cls.__name__), None)
+
+
 def body_names(cls: type) -> set[str]:
     """The names the body of ``cls`` (its source) defines: methods, class attributes (not what a metaclass adds)."""
-    try:
-        tree = ast.parse(inspect.getsource(cls).strip() if cls.__qualname__ == cls.__name__ else "")
-    except (OSError, TypeError, SyntaxError):
-        tree = None
-    if tree is None or not tree.body:
-        module = inspect.getmodule(cls)
-        tree = ast.parse(inspect.getsource(module)) if module is not None else ast.Module(body=[], type_ignores=[])
-        nodes = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node.name == cls.__name__]
-    else:
-        nodes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    found = class_node(cls)
+    nodes = [] if found is None else [found]
     names: set[str] = set()
     for node in nodes[:1]:
         for statement in node.body:
@@ -372,7 +390,7 @@ def test_no_class_of_parlour_overrides_a_private_attribute_of_a_dependency() -> 
 
 def test_every_allowed_entry_is_still_needed() -> None:
     """An entry no file needs any more goes (the list stays short and true)."""
-    trees = {rel(p): ast.parse(p.read_text(encoding="utf-8")) for p in sources()}
+    trees = {rel(p): parsed(p) for p in sources()}
     for entry in ALLOW:
         if entry.path == "*":
             continue

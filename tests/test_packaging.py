@@ -27,11 +27,18 @@ TOP_FILES = ("README.md", "LICENSE", "pyproject.toml", "hatch_build.py", ".gitig
 NATIVE = "_native"
 HAS_COMPILER = shutil.which("cc") is not None or shutil.which("gcc") is not None
 
+# The sdist's files, the wheels' contents and metadata, ruff: the same whichever Python builds or runs them. The
+# wheels' compiled core is built and tried on every Python by .ci/wheels.
+pytestmark = pytest.mark.same_on_every_python
+
 
 def _build(out: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    """``python -m build`` of the checkout into ``out`` (the ``build`` frontend comes with the ``test`` extra)."""
+    """``python -m build --no-isolation`` of the checkout into ``out``: the ``build`` frontend and the build
+    requirements (hatchling, mypy, setuptools) come with the ``test`` extra, and ``build`` checks they meet
+    ``[build-system] requires`` before it starts. An isolated build would fetch and install them afresh for each of
+    the builds below; ``.ci/wheels`` builds the wheels isolated, as a packager does."""
     done = subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(out), *args],
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), *args],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -7,6 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# mypy checks for Python 3.11 (pyproject.toml's [tool.mypy] python_version) whichever Python runs it.
+pytestmark = pytest.mark.same_on_every_python
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
