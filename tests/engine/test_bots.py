@@ -9,7 +9,7 @@ from chase_helpers import GAME, act, deal, opts, plan
 
 from engine.bots import DIFFICULTIES
 from engine.errors import OptionError
-from engine.games.chase.rules import ChaseAction, ChaseOptions, ChaseState, Paid
+from engine.games.chase.rules import ChaseAction, ChaseOptions, ChaseState, Paid, payments
 from engine.match import RoundStarted
 from engine.registry import difficulties, make_bot
 from engine.table import Table
@@ -119,6 +119,55 @@ MEDIUM_CASES = [
 @pytest.mark.parametrize(("options", "mine", "dealer", "expected"), MEDIUM_CASES)
 def test_medium_threshold(options: ChaseOptions, mine: str, dealer: bool, expected: ChaseAction) -> None:
     assert choose("medium", position(options, mine, dealer)) == expected
+
+
+KNOWN_CASES = [
+    # (the issue's position) Two in: the player before the dealer trades an 8 for the dealer's Q; the dealer now
+    # holds the 8 and knows the other holds the Q. The threshold would keep an 8: a certain loss.
+    pytest.param(opts("screw"), "8C QS", "trade", SWAP, id="screw/knows-it-pays-and-swaps"),
+    pytest.param(opts("chase"), "8C QS", "trade", CUT, id="chase/knows-it-pays-and-cuts"),
+    # Four in: the player before the dealer trades a 5 for the dealer's 2; the dealer knows the 2 is held, lower
+    # than the 5 it now holds, so it cannot pay. The threshold would give a 5 away.
+    pytest.param(opts("screw"), "9S 8D 5H 2C", "stay stay trade", STAY, id="screw/knows-a-lower-card-stays"),
+    pytest.param(opts("chase"), "9S 8D 5H 2C", "stay stay trade", STAY, id="chase/knows-a-lower-card-stays"),
+    # High card pays: the dealer gets a 10 for its 4, and knows the other holds the 4.
+    pytest.param(opts("screw", "high-card-pays"), "10H 4S", "trade", SWAP, id="high-card/knows-it-pays"),
+    # Four in, the dealer knows only one other card, a higher one: nothing certain, so the threshold (keep a 7).
+    pytest.param(opts("screw"), "9S 8D 7H QC", "stay stay trade", STAY, id="screw/not-certain-threshold"),
+]
+
+
+@pytest.mark.parametrize(("options", "cards", "before", "expected"), KNOWN_CASES)
+def test_medium_uses_what_the_dealer_knows_for_certain(
+    options: ChaseOptions, cards: str, before: str, expected: ChaseAction
+) -> None:
+    """Issue 32, point 3: as the dealer, ``medium`` uses the card it gave away in a trade."""
+    players = len(cards.split())
+    dealer = players - 1
+    state = deal(options, [plan(cards)], dealer=dealer)
+    act(state, *before.split())
+    assert state.to_move == dealer
+    assert choose("medium", state) == expected
+
+
+def test_medium_as_dealer_never_keeps_a_card_it_knows_pays() -> None:
+    """Over many random dealer decisions with every other card known (two players in), ``medium`` never stays
+    with a card that pays for certain, and never gives away one that cannot pay."""
+    checked = 0
+    for state in random_positions(3000, seed=5):
+        seat = state.to_move
+        assert seat is not None
+        view = state.view(seat)
+        if view.turn != len(view.order) - 1 or len(view.order) != 2 or len(state.legal_actions()) < 2:
+            continue
+        known = dict(view.known)
+        if len(known) < 2:
+            continue
+        choice = choose("medium", state)
+        pays = seat in payments({s: known[s] for s in view.order}, view.options)
+        assert (choice is not STAY) == pays, (known, choice)
+        checked += 1
+    assert checked >= 20, checked
 
 
 HARD_CASES = [

@@ -1,6 +1,8 @@
 """Bots for Screw Your Neighbor / Chase the Ace.
 
-``medium`` trades away a card below a threshold. ``hard`` estimates, for each choice, the lives it expects to pay:
+``medium`` trades away a card below a threshold, but as the dealer (nobody acts after it) it first uses the cards
+it knows the holders of (the one it gave away in a trade, Kings shown): it stays when one of them pays instead of
+it, and swaps or cuts when they make it pay. ``hard`` estimates, for each choice, the lives it expects to pay:
 it samples the hidden cards consistently with its view (Kings shown, cards seen in trades, blocked trades, cards
 known to be out), weights each sample by how likely it makes the choices the players before it already made,
 plays the rest of the hand out with a model of the others, and takes the choice that costs least. Its samples come
@@ -31,8 +33,26 @@ def wants_to_swap(card: Card, options: ChaseOptions) -> bool:
     return card.rank <= LOW_THRESHOLD
 
 
+def certain_payment(view: ChaseView, card: Card) -> bool | None:
+    """At the dealer's turn, with ``card`` in hand: True when the cards this seat knows the holders of make it pay
+    for certain, False when one of them pays instead of it whatever the unseen cards are, None when they do not
+    decide. Only the dealer's: nobody acts after it, so every card it knows the holder of stays where it is (before
+    the dealer, a known card may still be traded on and swapped away)."""
+    if view.seat is None or view.turn != len(view.order) - 1:
+        return None
+    held = {seat: known for seat, known in view.known if seat in view.order}
+    held[view.seat] = card
+    pays = view.seat in payments(held, view.options)
+    if not pays:
+        # Lowest pays: an unseen card can only lower the lowest, never to this one (high card pays: raise the
+        # highest); an Ace that pays 2 is in ``payments`` whatever the others hold.
+        return False
+    return True if len(held) == len(view.order) else None
+
+
 class MediumChaseBot:
-    """``medium``: a sensible threshold. Trades (or goes to the deck) with a card it would rather not hold."""
+    """``medium``: a sensible threshold. Trades (or goes to the deck) with a card it would rather not hold; as the
+    dealer it first uses what it knows for certain (:func:`certain_payment`)."""
 
     difficulty = "medium"
 
@@ -42,9 +62,12 @@ class MediumChaseBot:
     def choose(self, view: ChaseView, legal: Sequence[ChaseAction], rng: random.Random) -> ChaseAction:
         card = view.my_card
         active = [a for a in legal if a is not ChaseAction.STAY]
-        if card is not None and active and wants_to_swap(card, view.options):
-            return active[0]
-        return ChaseAction.STAY
+        if card is None or not active:
+            return ChaseAction.STAY
+        certain = certain_payment(view, card)
+        if certain is not None:
+            return active[0] if certain else ChaseAction.STAY
+        return active[0] if wants_to_swap(card, view.options) else ChaseAction.STAY
 
 
 class HardChaseBot:
