@@ -437,7 +437,10 @@ class NetworkSession:
         return stop
 
     def hint(self) -> Hint | None:
-        """The host's hint for this seat, with its reason (ParlourError when the table was made without hints)."""
+        """The host's hint for this seat, with its reason (None for a spectator, who never gets one; ParlourError
+        when the table was made without hints)."""
+        if self.info.seat is None:
+            return None
         if not self.info.hints:
             raise ParlourError("this table was made without hints: its creator did not allow them")
         call = self._request([{"type": "hint"}], "hint", "hint")
