@@ -60,34 +60,34 @@ def _play(view: Big2View, cards: tuple[Card, ...]) -> str:
     if not left:
         last = "it is your last card" if len(cards) == 1 else "they are your last cards"
         return start + f"{last}: you go out and win the deal"
-    reasons = [f"it sheds {count_words(len(cards))}"]
+    opening = ""
     if view.must_include is not None and view.must_include in cards:
-        reasons[0] = f"the first play must include the {view.must_include.pretty()}, and this one sheds " + (
-            count_words(len(cards))
-        )
+        opening = f"the first play must include the {view.must_include.pretty()}; "
+    reasons = [f"sheds {count_words(len(cards))}"]
     table = combo_of(view.table.cards, options) if view.table is not None else None
     enc = encoding(options)
     mask = enc.mask(view.hand)
     if table is not None:
         beating = [c for c in legal_plays(mask, table, options) if c.size == combo.size]
         if beating and combo.key == min(c.key for c in beating):
-            reasons.append(f"it is your cheapest way to beat {table.describe()}")
+            reasons.append(f"is your cheapest way to beat {table.describe()}")
         else:
-            reasons.append(f"it beats {table.describe()}")
+            reasons.append(f"beats {table.describe()}")
     elif view.must_include is None:
         lowest = view.hand[0]
         if lowest in cards:
-            reasons.append(f"it gets your lowest card, the {lowest.pretty()}, out of the way while you lead")
-    danger = _others_min(view)
+            reasons.append(f"gets your lowest card, the {lowest.pretty()}, out of the way while you lead")
     if _control(combo):
-        reasons.append("little can beat it, so you should win the round and lead the next one")
+        reasons.append("takes control: little can beat it, so you should win the round and lead the next one")
     else:
         kept = [card for card in left if card.rank is Rank.TWO]
         if kept:
-            reasons.append(f"it keeps your {cards_words(kept)} for control")
+            reasons.append(f"keeps your {cards_words(kept)} for control")
+    text = start + opening + "it " + _joined(reasons)
+    danger = _others_min(view)
     if danger <= 2:
-        reasons.append(f"a player has only {count_words(danger)} left, so holding back is dangerous now")
-    return start + _joined(reasons)
+        text += f"; a player has only {count_words(danger)} left, so holding back is dangerous now"
+    return text
 
 
 def _joined(parts: Sequence[str]) -> str:
@@ -112,9 +112,13 @@ def _pass(view: Big2View) -> str:
             f"Pass: beating {on_table} would cost you {cheapest.describe()}, better kept for control while you "
             f"still hold {count_words(len(view.hand))}{later}"
         )
+    danger = _others_min(view)
+    if danger > 2:
+        return (
+            f"Pass: beating {on_table} would spend {cheapest.describe()} on a round you need not win yet, as nobody "
+            f"is close to going out{later}"
+        )
     return (
-        f"Pass: beating {on_table} would take {cheapest.describe()} out of the combinations your hand is built "
-        f"from; you hold {count_words(len(view.hand))} and nobody is close to going out{later}"
-        if _others_min(view) > 2
-        else f"Pass: beating {on_table} would take {cheapest.describe()}, and it would not hold the lead{later}"
+        f"Pass: beating {on_table} would take {cheapest.describe()}, and the computer's playouts from here do better "
+        f"keeping it, even with a player down to {count_words(danger)}{later}"
     )
