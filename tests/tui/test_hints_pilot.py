@@ -15,12 +15,18 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Static
 from tui_helpers import TableApp, my_turn, table_screen, wait_for
 
+from engine.cards import Card, parse_cards
 from engine.errors import ParlourError
-from engine.game import Action, GameEntry
+from engine.game import Action, GameEntry, Scenario
+from engine.games.rank.rules import Name
+from engine.games.rank.rules import Play as RankPlay
 from engine.hints import Hint
 from engine.play.table_host import TableHost
+from engine.registry import get_entry
 from engine.session import Session, Snapshot, TableInfo, Update
+from engine.table import Table
 from tui.apps.parlour import ParlourApp, PlayConfig
+from tui.games.rank.dialogs import JokerNameScreen
 from tui.screens.table import TableScreen
 from tui.widgets.event_log import EventLog
 from tui.words.faces import in_faces
@@ -161,4 +167,32 @@ async def test_a_table_without_hints_offers_none(game: str, players: int) -> Non
         await pilot.press("h")
         await pilot.pause()
         assert session.asked == 0 and hint_lines(screen) == [] and screen.refusal is None
+    host.close()
+
+
+async def test_the_jokers_dialogs_give_a_hint_too() -> None:
+    # Seat 0 holds a Joker and no card next to the 7 on the pile: it plays the Joker, and the dialog that asks for
+    # the Joker's rank gives the hint for that question (h), in the dialog and in the log.
+    game = get_entry("rank").game
+    order = game.deck_for(3, 2, [parse_cards("JK 2S 4D 10C QH")], parse_cards("7H"))
+    host = TableHost(
+        Table.create("rank", 3, seed=4, bots=[None] * 3, scenario=Scenario(decks=(order,), dealer=2)), autostart=False
+    )
+    app = TableApp(host.connect(0))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await opened(pilot)
+        screen.submit(RankPlay(Card.parse("JK")))
+        assert await wait_for(pilot, lambda: isinstance(app.screen, JokerNameScreen))
+        dialog = app.screen
+        expected = host.hint(0)
+        assert expected is not None and isinstance(expected.action, Name)
+        await pilot.press("h")
+
+        def said() -> str:
+            return str(dialog.query_one("#rk-joker-hint", Static).render())
+
+        assert await wait_for(pilot, lambda: said().startswith("Hint: Name"))
+        assert said() == in_faces(f"Hint: {expected.reason}")
+        assert hint_lines(screen) == [in_faces(f"Hint: {expected.reason}")]
+        assert app.screen is dialog  # (the question is still asked: the hint answers nothing)
     host.close()

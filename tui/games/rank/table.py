@@ -11,7 +11,7 @@ after it is played, the rank it counts as and the card that may follow: each is 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
@@ -361,10 +361,24 @@ class RankTableScreen(TableScreen):
         if view.phase is RankPhase.NAME:
             held = sorted({card.rank for card in view.hand if card.suit is not None}, key=int)
             hint = f"You hold: {', '.join(r.text for r in held)}." if held else ""
-            self.app.push_screen(JokerNameScreen(self._under_joker(), hint), callback=self._named)
+            dialog = JokerNameScreen(self._under_joker(), hint, self._dialog_hint if self.hints_offered else None)
+            self.app.push_screen(dialog, callback=self._named)
         else:
             rank = view.rank or Rank.ACE
-            self.app.push_screen(FollowUpScreen(rank, self._playable()), callback=self._followed)
+            follow = FollowUpScreen(rank, self._playable(), self._dialog_hint if self.hints_offered else None)
+            self.app.push_screen(follow, callback=self._followed)
+
+    def _dialog_hint(self, show: Callable[[Hint | None], None]) -> bool:
+        """A hint for the Joker's question, shown by its dialog (and written in the log)."""
+
+        def found(version: int, hint: Hint | None) -> None:
+            if hint is not None and self.snapshot is not None and self.snapshot.version == version:
+                self.log_hint(hint)
+                show(hint)
+            else:
+                show(None)
+
+        return self.request_hint(found)
 
     def _under_joker(self) -> str:
         return self._under or "the pile"
