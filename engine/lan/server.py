@@ -1578,6 +1578,7 @@ class LanServer:
             "variants": list(table.variants),
             "level": table.level,
             "clock": table.clock,
+            "hints": table.hints,
             "creator": table.creator.name,
             "people": [
                 None if slot.player is None else {"name": slot.player.name, "token": slot.player.token}
@@ -1678,6 +1679,9 @@ class LanServer:
             raise ValueError("its house rules are not a list of names")
         if clock is not None and (isinstance(clock, bool) or not isinstance(clock, int | float) or clock <= 0):
             raise ValueError("its clock is not a number of seconds")
+        hints = extra.get("hints", False)  # (a save from before hints: none)
+        if not isinstance(hints, bool):
+            raise ValueError("its hints are not true or false")
         level = check_level(entry.game, str(extra.get("level")))
         slots: list[SeatSlot] = []
         players: list[Player] = []
@@ -1710,6 +1714,7 @@ class LanServer:
             seats=slots,
             creator=creator,
             clock=None if clock is None else float(clock),
+            hints=hints,
         )
         host = TableHost(table, pace=self.pace)
         for player in players:

@@ -5,6 +5,7 @@ bounded."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -94,3 +95,17 @@ def test_a_network_session_says_whether_it_may_ask(hints: bool) -> None:
     finally:
         session.close()
         server.stop()
+
+
+async def test_a_table_kept_across_a_restart_keeps_its_hints(tmp_path: Path) -> None:
+    async with running(keep=tmp_path, seed=3) as server:
+        ann, bob = await client(server, "Ann"), await client(server, "Bob")
+        with_hints = await start_table(server, [ann], "screw", bots=[None, "easy", "easy", "easy"], hints=True)
+        without = await start_table(server, [bob], "screw", bots=[None, "easy", "easy", "easy"])
+        assert server.saved()
+        await ann.close()
+        await bob.close()
+    async with running(keep=tmp_path, seed=4) as again:
+        assert again.problems == []
+        assert again.tables[with_hints].summary()["hints"] is True
+        assert again.tables[without].summary()["hints"] is False
