@@ -51,6 +51,10 @@ class Listing:
     ``max_players``)."""
     hint: str | None = "hard"
     """The level whose choice a player's hint shows (None: the game gives no hints)."""
+    hinter: str | None = None
+    """``module:function`` that makes a player's hint, the move and its reason (:mod:`engine.hints`), from the
+    hint level's bot, the seat's view, its legal actions and the decision's RNG (None: the bot's choice, with no
+    reason)."""
     counter: str | None = None
     """``module:function`` that takes a finished match's history and a seat and gives that seat's counts for the
     statistics (None: only games, wins, streaks and scores)."""

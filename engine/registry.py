@@ -37,6 +37,7 @@ from engine import codec
 from engine.bots import Bot
 from engine.errors import OptionError, ParlourError, UnknownGameError, echo
 from engine.game import BotFactory, Game, GameEntry
+from engine.hints import Hinter
 from engine.listing import Figure, Listing
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "games",
     "get_entry",
     "hint_level",
+    "hinter_of",
     "listing",
     "listing_of_game",
     "listings",
@@ -73,6 +75,9 @@ class Registration:
     """The computer players by level, weakest first."""
     hint: str | None = "hard"
     """The level whose choice a player's hint shows (None: the game gives no hints)."""
+    hinter: str | None = None
+    """``module:function`` of what makes its hints with their reasons, imported the first time a hint is asked
+    (None: the hint level's choice, with no reason)."""
 
 
 _LOADED: dict[str, Registration] = {}
@@ -98,7 +103,7 @@ def _load(listing: Listing) -> Registration:
                 raise ParlourError(f"the spec {listing.spec} plays {game.key!r}, not its listing's {listing.key!r}")
             bots = {level: _named(path) for level, path in listing.bots}
             codec.register(game.key, *game.codec_types())
-            loaded = _LOADED[listing.key] = Registration(game, bots, listing.hint)
+            loaded = _LOADED[listing.key] = Registration(game, bots, listing.hint, listing.hinter)
     return loaded
 
 
@@ -282,6 +287,23 @@ def make_bot(game: Game[Any, Any, Any], difficulty: str) -> Bot:
 def hint_level(game: Game[Any, Any, Any]) -> str | None:
     """The bot level whose choice a hint shows, or None when the game gives no hints."""
     return _registration(game).hint
+
+
+def hinter_of(game: Game[Any, Any, Any]) -> Hinter | None:
+    """What makes the game's hints with their reasons (:mod:`engine.hints`), or None: its hint level's choice
+    then comes with no reason. Its module is imported the first time a hint is asked."""
+    path = _registration(game).hinter
+    if path is None:
+        return None
+    hinter = _HINTERS.get(path)
+    if hinter is None:
+        with _LOADING:
+            hinter = _HINTERS[path] = _named(path)
+    return hinter
+
+
+_HINTERS: dict[str, Hinter] = {}
+"""Each hint maker imported so far, by its ``module:function``."""
 
 
 _discover()

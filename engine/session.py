@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from engine import codec
 from engine.events import Event
 from engine.game import Action, GameEntry
+from engine.hints import Hint
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,9 @@ class TableInfo:
     table and its replay keep it."""
     seat: int | None
     """The seat this session plays (None: a spectator)."""
+    hints: bool = True
+    """Whether this session may ask for hints: a seat at a table in this process, or at a LAN table whose creator
+    allowed them; never a spectator."""
 
 
 @dataclass(frozen=True)
@@ -105,8 +109,9 @@ class Session(Protocol):
         :class:`Update`). Returns the function that stops them."""
         ...
 
-    def hint(self) -> Action | None:
-        """What the game's strongest hint would play now for this seat (None: no hint). May take a second."""
+    def hint(self) -> Hint | None:
+        """What the game's hint level would play now for this seat, and why (None: not this seat's turn, or the game
+        gives no hints). May take a second. A session whose ``info.hints`` is false refuses with a ParlourError."""
         ...
 
     def ready(self) -> None:
@@ -149,6 +154,7 @@ class Lobby(Protocol):
         variants: Sequence[str] = (),
         level: str | None = None,
         clock: float | None = None,
+        hints: bool = False,
     ) -> str: ...
 
     def sit(self, table: str, seat: int, *, ready: bool = True) -> None: ...

@@ -36,8 +36,9 @@ from engine.bots import Bot, DecisionRandom, decision_rng
 from engine.errors import IllegalActionError, OptionError, ParlourError, echo
 from engine.events import Event
 from engine.game import Action, Game, GameEntry, GameState, Scenario
+from engine.hints import Hint
 from engine.names import name_key
-from engine.registry import get_entry, hint_level, make_bot
+from engine.registry import get_entry, hint_level, hinter_of, make_bot
 
 Subscriber = Callable[[Event], None]
 log = logging.getLogger("parlour.table")
@@ -253,14 +254,19 @@ class Table:
             raise IllegalActionError(f"seat {seat} is not a computer player")
         return bot.choose(view, legal, decision_rng(self.seed, seat, version, cancelled=cancelled))
 
-    def hint(self, seat: int, view: Any, legal: Sequence[Action], version: int) -> Action | None:
-        """What the game's hint level would play for ``seat`` (None when the game gives no hints)."""
+    def hint(self, seat: int, view: Any, legal: Sequence[Action], version: int) -> Hint | None:
+        """What the game's hint level would play for ``seat`` from ``view`` and why (None when the game gives no
+        hints). Its RNG is made for the seat and the moment, so asking twice gives the same hint."""
         self._seat(seat)
         level = hint_level(self.game)
         if level is None or not legal:
             return None
         bot = make_bot(self.game, level)
-        return bot.choose(view, legal, decision_rng(self.seed, seat, version, "hint"))
+        rng = decision_rng(self.seed, seat, version, "hint")
+        hinter = hinter_of(self.game)
+        if hinter is None:
+            return Hint(bot.choose(view, legal, rng), "")
+        return hinter(bot, view, legal, rng)
 
     def _seat(self, seat: object) -> int:
         """``seat`` as a seat of this table, SeatError if it is not one (only the number of players is read)."""

@@ -78,6 +78,7 @@ STALE = "stale"
 SLOW_DOWN = "slow_down"
 TOO_MANY_TABLES = "too_many_tables"
 REFUSED = "refused"
+NO_HINTS = "no_hints"
 
 CODES: dict[str, str] = {
     BAD_ENCODING: "the line is not UTF-8 text",
@@ -109,6 +110,7 @@ CODES: dict[str, str] = {
     SLOW_DOWN: "too many failed tries from your address: wait before trying again (the connection ends)",
     TOO_MANY_TABLES: "you (or your address) made as many tables as the host allows for now",
     REFUSED: "the table did not let you back into the seat, or nobody could be asked (the connection ends)",
+    NO_HINTS: "a hint asked at a table made without hints (its creator did not allow them), or by a spectator",
     # The engine's codes (engine.errors), for actions and table settings:
     "invalid": "the action's text could not be read (bad card text...), or the object is no action of this game",
     "illegal": "a well-formed action that the rules do not allow now",
@@ -312,8 +314,9 @@ class Create(Message):
         "seat": optional(whole(0, MAX_SEATS - 1)),
         "level": optional(text(SHORT_LIMIT)),
         "clock": optional(seconds(MAX_CLOCK)),
+        "hints": boolean,
     }
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"preset", "variants", "bots", "seat", "level", "clock"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"preset", "variants", "bots", "seat", "level", "clock", "hints"})
     game: str
     players: int
     preset: str | None = None
@@ -327,6 +330,8 @@ class Create(Message):
     clock: float | None = None
     """Seconds a person has for each move before a bot of ``level`` makes that one move for them (None: no clock,
     the table waits for as long as it takes)."""
+    hints: bool = False
+    """Whether the table's players may ask for hints (a spectator never may)."""
 
 
 @dataclass(frozen=True)

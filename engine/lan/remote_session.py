@@ -37,6 +37,7 @@ from engine import codec
 from engine.errors import InvalidActionError, ParlourError, echo, error_for
 from engine.events import Event
 from engine.game import Action, GameEntry
+from engine.hints import Hint
 from engine.lan import protocol as p
 from engine.match import RoundOver
 from engine.registry import get_entry
@@ -257,9 +258,10 @@ class NetworkSession:
         variants: Sequence[str] = (),
         level: str | None = None,
         clock: float | None = None,
+        hints: bool = False,
     ) -> str:
         """Make a table (this player its creator, at ``seat``); its code. ``clock``: seconds per turn (None: no
-        turn clock)."""
+        turn clock); ``hints``: its players may ask for hints."""
         message = {
             "type": "create",
             "game": game,
@@ -272,6 +274,8 @@ class NetworkSession:
         }
         if clock is not None:
             message["clock"] = clock
+        if hints:
+            message["hints"] = True
         return self._table_code(self._request([message], "table", "create"))
 
     def sit(self, table: str, seat: int, *, ready: bool = True) -> None:
@@ -432,16 +436,25 @@ class NetworkSession:
 
         return stop
 
-    def hint(self) -> Action | None:
+    def hint(self) -> Hint | None:
+        """The host's hint for this seat, with its reason (None for a spectator, who never gets one; ParlourError
+        when the table was made without hints)."""
+        if self.info.seat is None:
+            return None
+        if not self.info.hints:
+            raise ParlourError("this table was made without hints: its creator did not allow them")
         call = self._request([{"type": "hint"}], "hint", "hint")
         assert call.reply is not None
-        action = call.reply.get("action")
-        if action is None:
+        data = call.reply.get("hint")
+        if data is None:
             return None
         try:
-            return codec.decode(action)
+            hint = codec.decode(data)
         except Exception as err:
             raise ParlourError("the host sent a hint that does not decode") from err
+        if not isinstance(hint, Hint):
+            raise ParlourError("the host sent something else than a hint")
+        return hint
 
     def ready(self) -> None:
         self._request([{"type": "next"}, {"type": "ping"}], "pong", "next")

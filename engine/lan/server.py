@@ -156,6 +156,8 @@ class LobbyTable:
     over: bool = False
     clock: float | None = None
     """Seconds a person has for each move (None: no clock, the table waits as long as it takes)."""
+    hints: bool = False
+    """Whether its players may ask for hints (``create``'s ``hints``, off unless its creator allows them)."""
     turn: tuple[int, int] | None = None
     """The (seat, version) the turn clock runs for (None: none runs), kept after it ran out so it is not set again."""
     turn_timer: asyncio.TimerHandle | None = None
@@ -224,6 +226,7 @@ class LobbyTable:
             "variants": list(self.variants),
             "level": self.level,
             "clock": self.clock,
+            "hints": self.hints,
             "state": self.state,
             "creator": self.creator.name,
             "seats": seats,
@@ -1048,6 +1051,7 @@ class LanServer:
             creator=player,
             address=player.conn.address if player.conn is not None else "?",
             clock=message.clock,
+            hints=message.hints,
         )
         player.created.append(time.monotonic())
         self.tables[table.code] = table
@@ -1286,6 +1290,10 @@ class LanServer:
         host = table.host
         if session is None or host is None:
             raise p.ProtocolError(p.NOT_STARTED, "the game at your table has not started")
+        if player.seat is None:
+            raise p.ProtocolError(p.NO_HINTS, "a spectator gets no hints")
+        if not table.hints:
+            raise p.ProtocolError(p.NO_HINTS, "this table was made without hints: its creator did not allow them")
         # A hint is the same for a seat at a version (the game's hint bot draws on the table's seed, the seat and the
         # version), so a client asking again and again costs one hint a version and one worked out at a time.
         key = (table.match, player.seat, host.table.state.version)
@@ -1309,8 +1317,10 @@ class LanServer:
                 {
                     "type": "hint",
                     "table": table.code,
-                    "action": None if hint is None else codec.encode(hint),
-                    "text": None if hint is None else str(hint),
+                    "hint": None if hint is None else codec.encode(hint),
+                    "action": None if hint is None else codec.encode(hint.action),
+                    "text": None if hint is None else str(hint.action),
+                    "reason": None if hint is None else hint.reason,
                 }
             )
             if key == (table.match, player.seat, host.table.state.version):  # (the table did not move meanwhile)
@@ -1354,7 +1364,7 @@ class LanServer:
         history = first.events
         skip = seen if seen is not None and seen <= len(history) else 0
         # Never the seed: with it, a client could deal every card still to come.
-        info = dataclasses.replace(session.info, seed=None)
+        info = dataclasses.replace(session.info, seed=None, hints=table.hints and player.seat is not None)
         started: dict[str, Any] = {"type": "started", "table": table.code, "info": codec.encode(info)}
         started["match"] = table.match
         numbered = player.conn is not None and player.conn.protocol >= 2
@@ -1568,6 +1578,7 @@ class LanServer:
             "variants": list(table.variants),
             "level": table.level,
             "clock": table.clock,
+            "hints": table.hints,
             "creator": table.creator.name,
             "people": [
                 None if slot.player is None else {"name": slot.player.name, "token": slot.player.token}
@@ -1668,6 +1679,9 @@ class LanServer:
             raise ValueError("its house rules are not a list of names")
         if clock is not None and (isinstance(clock, bool) or not isinstance(clock, int | float) or clock <= 0):
             raise ValueError("its clock is not a number of seconds")
+        hints = extra.get("hints", False)  # (a save from before hints: none)
+        if not isinstance(hints, bool):
+            raise ValueError("its hints are not true or false")
         level = check_level(entry.game, str(extra.get("level")))
         slots: list[SeatSlot] = []
         players: list[Player] = []
@@ -1700,6 +1714,7 @@ class LanServer:
             seats=slots,
             creator=creator,
             clock=None if clock is None else float(clock),
+            hints=hints,
         )
         host = TableHost(table, pace=self.pace)
         for player in players:

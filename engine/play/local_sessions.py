@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from engine import codec
 from engine.errors import CodecError, ParlourError, error_for
 from engine.game import Action, GameEntry
+from engine.hints import Hint
 from engine.registry import get_entry
 from engine.session import Session, Snapshot, TableInfo, Update
 
@@ -57,7 +58,7 @@ class LocalSession:
         self._unsubscribers.append(stop)
         return stop
 
-    def hint(self) -> Action | None:
+    def hint(self) -> Hint | None:
         return self._host.hint(self._seat)
 
     def ready(self) -> None:
@@ -134,9 +135,14 @@ class CodecSession:
 
         return self._inner.subscribe(received)
 
-    def hint(self) -> Action | None:
+    def hint(self) -> Hint | None:
         hint = self._inner.hint()
-        return None if hint is None else self._through(hint)
+        if hint is None:
+            return None
+        sent = self._through(hint)
+        if not isinstance(sent, Hint):
+            raise CodecError("the hint did not come through")
+        return sent
 
     def ready(self) -> None:
         self._inner.ready()

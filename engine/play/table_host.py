@@ -32,6 +32,7 @@ from engine.bots import DecisionCancelled, decision_rng
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Action, GameEntry
+from engine.hints import Hint
 from engine.match import RoundOver
 from engine.play.bot_process import Decision, ProcessDecider
 from engine.play.local_sessions import LocalSession
@@ -117,6 +118,7 @@ class TableHost:
             bots=tuple(s.level for s in table.seats),
             seed=None,
             seat=seat,
+            hints=seat is not None,
         )
 
     def connect(self, seat: int | None) -> LocalSession:
@@ -246,7 +248,8 @@ class TableHost:
             self._applied(events)
             self._changed.notify_all()
 
-    def hint(self, seat: int | None) -> Action | None:
+    def hint(self, seat: int | None) -> Hint | None:
+        """The hint for ``seat`` now (None: not its turn, or a spectator, who never gets one)."""
         if seat is None:
             return None
         snap = self.snapshot(seat)

@@ -51,13 +51,16 @@ async def start_table(
     spectators: Sequence[LanClient] = (),
     variants: Sequence[str] = (),
     level: str = "easy",
+    hints: bool = False,
 ) -> str:
-    """A table of ``key`` with ``people`` in seats 0, 1, ... (the first creates it) and bots of ``level`` elsewhere;
-    started. Its code."""
+    """A table of ``key`` with ``people`` in seats 0, 1, ... (the first creates it) and bots of ``level`` elsewhere,
+    with hints if ``hints``; started. Its code."""
     players = players_for(key)
     levels = list(bots) if bots is not None else [None] * len(people) + [level] * (players - len(people))
     creator = people[0]
-    await creator.send({"type": "create", "game": key, "players": players, "bots": levels, "variants": list(variants)})
+    await creator.send(
+        {"type": "create", "game": key, "players": players, "bots": levels, "variants": list(variants), "hints": hints}
+    )
     summary = (await creator.expect("table", WAIT))["table"]
     code = str(summary["code"])
     for seat, person in enumerate(people[1:], start=1):

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from lan_helpers import WAIT, running, until
 
-from engine.game import Action
+from engine.hints import Hint
 from engine.lan import protocol as p
 from engine.lan.client import LanClient
 from engine.lan.server import LanServer
@@ -190,7 +190,7 @@ class CountingHost(TableHost):
 
     worked_out: list[int | None]
 
-    def hint(self, seat: int | None) -> Action | None:
+    def hint(self, seat: int | None) -> Hint | None:
         self.worked_out.append(seat)
         return super().hint(seat)
 
@@ -201,7 +201,9 @@ async def test_hints_asked_in_a_loop_are_worked_out_once_a_version() -> None:
     async with running() as server:
         server.prepared_host = lambda _table: host
         eve = await Raw.hello(server, "Eve")
-        await eve.send({"type": "create", "game": "big2", "players": 4, "bots": [None, "easy", "easy", "easy"]})
+        await eve.send(
+            {"type": "create", "game": "big2", "players": 4, "bots": [None, "easy", "easy", "easy"], "hints": True}
+        )
         await eve.expect("table")
         await eve.send({"type": "start"})
         while not (prompt := await eve.expect("snapshot"))["snapshot"]["legal"]:

@@ -623,7 +623,7 @@ async def test_the_same_token_again_replaces_the_old_connection() -> None:
 async def test_snapshot_and_hint_on_request() -> None:
     async with running() as server:
         ann, bob = await client(server, "Ann"), await client(server, "Bob")
-        await ann.send({"type": "create", "game": "screw", "players": 3, "bots": [None, None, "easy"]})
+        await ann.send({"type": "create", "game": "screw", "players": 3, "bots": [None, None, "easy"], "hints": True})
         code = (await ann.expect("table"))["table"]["code"]
         for request in ({"type": "snapshot"}, {"type": "hint"}):
             await ann.send(request)

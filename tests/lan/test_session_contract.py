@@ -100,7 +100,7 @@ class Network:
             assert people, "a network table needs a person to create it"
             sessions = {n: self._connect(server) for n in people}
             creator = sessions[people[0]]
-            code = creator.create(host.entry.key, len(seats), bots=[s.level for s in seats], seat=people[0])
+            code = creator.create(host.entry.key, len(seats), bots=[s.level for s in seats], seat=people[0], hints=True)
             for n in people[1:]:
                 sessions[n].sit(code, n)
             creator.start()
@@ -539,7 +539,7 @@ def test_hint_is_legal_or_none(factory: Factory, key: str, hosts: list[TableHost
     if hint_level(game) is None:
         assert hint is None
     else:
-        assert hint in snap.legal
+        assert hint is not None and hint.action in snap.legal and hint.reason
     assert other.session.hint() is None  # not its turn
     assert me.session.snapshot().version == snap.version  # a hint changes nothing
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Button, DataTable, Footer, Label
+from textual.widgets import Button, Checkbox, DataTable, Footer, Label
 from tui_helpers import my_turn, wait_for
 
 from engine.errors import ParlourError
@@ -208,11 +208,41 @@ async def test_make_a_table_from_the_lobby_and_start_it(server: ServerThread) ->
             assert await wait_for(pilot, lambda: table.in_progress)
             shown = {key: b.binding.description for key, b in table.active_bindings.items() if b.binding.show}
             assert shown.get("m") == "Lobby" and shown.get("q") == "Quit"
+            # Made without hints (the dialog's default): none offered, not even greyed.
+            assert not ann.info.hints and not table.hints_offered and "h" not in shown
             await pilot.press("m")
             assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
             assert app.screen.question == "Back to the lobby?" and "a computer player" in app.screen.detail
             await pilot.press("y")
             assert await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann.table is None)
+    finally:
+        ann.close()
+
+
+async def test_a_table_made_with_hints_gives_them_with_their_reason(server: ServerThread) -> None:
+    ann = NetworkSession.connect("127.0.0.1", server.port, "Ann")
+    app = LanApp(ann)
+    try:
+        async with app.run_test(size=(120, 50)) as pilot:
+            await pilot.press("n")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            await pilot.click("#hints")
+            assert app.screen.query_one("#hints", Checkbox).value
+            await pilot.click("#create")
+            assert await wait_for(pilot, lambda: ann.table is not None)
+            assert ann.table is not None and ann.table["hints"] is True
+            await pilot.press("g")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), tries=1000)
+            table = app.screen
+            assert isinstance(table, TableScreen) and ann.info.hints and table.hints_offered
+            assert await wait_for(pilot, lambda: my_turn(pilot), tries=3000)
+            await pilot.press("h")
+
+            def hinted() -> list[str]:
+                return [line for line in table.query_one(EventLog).lines_written if line.startswith("Hint: ")]
+
+            assert await wait_for(pilot, lambda: bool(hinted()), tries=1000)
+            assert hinted()[0].split(": ")[1] in ("Stay", "Trade with the player on your left", "Swap with the deck")
     finally:
         ann.close()
 

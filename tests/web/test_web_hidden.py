@@ -56,7 +56,7 @@ def shown(page: Terminal) -> set[str]:
 def test_two_browsers_at_a_big_two_table_never_see_each_others_cards(chromium: Any, host: Host) -> None:
     shots = screenshots_dir()
     cleo = NetworkSession.connect("127.0.0.1", host.port, "Cleo")
-    code = cleo.create("big2", 4, bots=[None, None, None, "easy"])
+    code = cleo.create("big2", 4, bots=[None, None, None, "easy"], hints=True)
     creator = Creator(cleo, seed=7)
     pages: dict[str, Terminal] = {}
     try:

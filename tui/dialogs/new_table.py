@@ -1,6 +1,6 @@
 """The dialog that makes a table at a LAN host: the game, the seats (a person or a bot of a level), house rules,
-the table's stand-in bot and its turn clock. The lobby (:mod:`tui.screens.lobby`) sends what it asks for as a
-``create`` message.
+the table's stand-in bot, its turn clock and whether its players may ask for hints. The lobby
+(:mod:`tui.screens.lobby`) sends what it asks for as a ``create`` message.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ class TableRequest:
     variants: tuple[str, ...] = ()
     level: str | None = None
     clock: float | None = None
+    hints: bool = False
+    """Its players may ask for hints (``h``): what the hard computer player would do, and why."""
 
 
 class CreateTableScreen(ModalScreen[TableRequest | None]):
@@ -91,6 +93,15 @@ class CreateTableScreen(ModalScreen[TableRequest | None]):
                 with Horizontal(classes="create-row"):
                     yield Label("Turn clock")
                     yield Select(CLOCKS, value="off", allow_blank=False, compact=True, id="clock")
+                with Horizontal(classes="create-row"):
+                    yield Label("Hints")
+                    yield Checkbox(
+                        "Players may ask for hints (h)",
+                        value=False,
+                        compact=True,
+                        id="hints",
+                        tooltip="What the hard computer player would do in their seat, and why",
+                    )
                 yield Label("House rules")
                 yield Vertical(id="create-variants")
             with Horizontal(id="create-buttons"):
@@ -152,7 +163,9 @@ class CreateTableScreen(ModalScreen[TableRequest | None]):
         level = self.query_one("#level", Select).value
         clock = self.query_one("#clock", Select).value
         variants = tuple(
-            box.id.removeprefix("variant-") for box in self.query(Checkbox) if box.value and box.id is not None
+            box.id.removeprefix("variant-")
+            for box in self.query(Checkbox)
+            if box.value and box.id is not None and box.id.startswith("variant-")
         )
         return TableRequest(
             game=self.game,
@@ -161,6 +174,7 @@ class CreateTableScreen(ModalScreen[TableRequest | None]):
             variants=variants,
             level=level if isinstance(level, str) else None,
             clock=float(clock) if isinstance(clock, str) and clock.isdigit() else None,
+            hints=self.query_one("#hints", Checkbox).value,
         )
 
     @on(Button.Pressed, "#create")

@@ -71,7 +71,8 @@ def table_title(summary: dict[str, Any]) -> str:
     rules = f" · {', '.join(map(str, variants))}" if variants else ""
     clock = summary.get("clock")
     timer = f" · {clock:g} s a turn" if isinstance(clock, int | float) else ""
-    return f"{summary.get('code')} · {summary.get('title')} · {summary.get('state')}{rules}{timer}"
+    hints = " · hints" if summary.get("hints") is True else ""
+    return f"{summary.get('code')} · {summary.get('title')} · {summary.get('state')}{rules}{timer}{hints}"
 
 
 class LobbyScreen(Screen[None]):
@@ -272,6 +273,7 @@ class LobbyScreen(Screen[None]):
                         variants=request.variants,
                         level=request.level,
                         clock=request.clock,
+                        hints=request.hints,
                     ),
                     "make the table",
                 )

@@ -47,6 +47,7 @@ from textual.widgets import Static
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Action
+from engine.hints import Hint
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot, Update
 from tui.messages import MainMenu, PlayAgain
@@ -618,33 +619,52 @@ class TableScreen(StyledOnce, Screen[None]):
         self._drain()
         return None
 
-    def request_hint(self, done: Callable[[int, Action | None], None]) -> bool:
-        """Ask the session for a hint on a thread of its own; ``done(version, action)`` runs on the UI thread.
+    @property
+    def hints_offered(self) -> bool:
+        """Whether this table offers you hints (``h``): always at a table in this process, at a LAN table only
+        when its creator allowed them, never to a spectator."""
+        return not self.watching and self.info.hints
+
+    def request_hint(self, done: Callable[[int, Hint | None], None]) -> bool:
+        """Ask the session for a hint on a thread of its own; ``done(version, hint)`` runs on the UI thread (a
+        refusal is said in the status line instead).
 
         The thread is a daemon, so quitting never waits for a hint being worked out."""
-        if self._hint_busy or self.snapshot is None or not self.my_turn:
+        if self._hint_busy or self.snapshot is None or not self.my_turn or not self.hints_offered:
             return False
         self._hint_busy = True
         version = self.snapshot.version
         app = self.app
 
         def work() -> None:
+            hint: Hint | None = None
+            refused: str | None = None
             try:
-                action = self.session.hint()
-            except ParlourError:
-                action = None
+                hint = self.session.hint()
+            except ParlourError as err:
+                refused = str(err)
             try:
-                app.call_from_thread(self._hint_done, done, version, action)
+                app.call_from_thread(self._hint_done, done, version, hint, refused)
             except RuntimeError:
                 pass  # the app is closing
 
         threading.Thread(target=work, name="parlour-hint", daemon=True).start()
         return True
 
-    def _hint_done(self, done: Callable[[int, Action | None], None], version: int, action: Action | None) -> None:
+    def _hint_done(
+        self, done: Callable[[int, Hint | None], None], version: int, hint: Hint | None, refused: str | None
+    ) -> None:
         self._hint_busy = False
-        if self.is_attached:
-            done(version, action)
+        if not self.is_attached:
+            return
+        done(version, hint)
+        if refused is not None:
+            self.refuse(refused)
+        self.refresh_bindings()
+
+    def log_hint(self, hint: Hint) -> None:
+        """Write the hint, its move and its reason, in the log, where a sentence has room."""
+        self.query_one(EventLog).add(in_faces(f"Hint: {hint}"), emphasis=True)
 
     @property
     def hint_busy(self) -> bool:

@@ -13,10 +13,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.cards import Card, Rank, standard_deck
 from engine.game import Game
-from engine.games.chase.rules import Acted, ChaseAction, ChaseOptions, ChaseView, left_of, payments
+from engine.games.chase.rules import (
+    Acted,
+    ChaseAction,
+    ChaseOptions,
+    ChaseView,
+    card_strength,
+    left_of,
+    payments,
+)
 
 LOW_THRESHOLD = 6
 """Lowest card pays: trade away an Ace .. 6."""
@@ -70,6 +79,36 @@ class MediumChaseBot:
         return active[0] if wants_to_swap(card, view.options) else ChaseAction.STAY
 
 
+def worse_for(new: Card, old: Card, options: ChaseOptions) -> bool:
+    """Is holding ``new`` worse than holding ``old`` (likelier to pay)? Lowest pays: a lower card is worse; high
+    card pays: an Ace is the worst card, then the higher the worse, and a King never pays."""
+    if options.high_card_pays:
+
+        def danger(card: Card) -> int:
+            if card.rank is Rank.ACE:
+                return 100
+            if card.rank is Rank.KING:
+                return -1
+            return card_strength(card, options)
+
+        return danger(new) > danger(old)
+    return card_strength(new, options) < card_strength(old, options)
+
+
+@dataclass(frozen=True)
+class ChaseEstimate:
+    """What ``hard`` worked out for each legal action over its sampled deals (each a share of the weighted
+    samples): the lives it expects to pay, how often it pays at all, how often the card it ends up with is worse
+    than the one it holds, and (a trade) how often the trade is blocked by a King."""
+
+    costs: dict[ChaseAction, float]
+    pays: dict[ChaseAction, float]
+    worse: dict[ChaseAction, float]
+    blocked: dict[ChaseAction, float]
+    samples: float
+    """The weight of the samples that explain what the others did (0: none did, every figure is 0)."""
+
+
 class HardChaseBot:
     """``hard``: picks the choice with the lowest expected payment over sampled deals."""
 
@@ -84,13 +123,22 @@ class HardChaseBot:
     def choose(self, view: ChaseView, legal: Sequence[ChaseAction], rng: random.Random) -> ChaseAction:
         if len(legal) == 1:
             return legal[0]
-        costs = self.expected_costs(view, legal, rng)
+        return self.pick(legal, self.expected_costs(view, legal, rng))
+
+    @staticmethod
+    def pick(legal: Sequence[ChaseAction], costs: dict[ChaseAction, float]) -> ChaseAction:
+        """The choice that costs least (staying on a tie)."""
         return min(legal, key=lambda a: (costs[a], a is not ChaseAction.STAY))
 
     def expected_costs(
         self, view: ChaseView, legal: Sequence[ChaseAction], rng: random.Random
     ) -> dict[ChaseAction, float]:
         """Expected lives paid by this seat after each legal action."""
+        return self.estimate(view, legal, rng).costs
+
+    def estimate(self, view: ChaseView, legal: Sequence[ChaseAction], rng: random.Random) -> ChaseEstimate:
+        """Every figure of :class:`ChaseEstimate` for each legal action, from the same samples (the same draws from
+        ``rng`` as :meth:`expected_costs`, so the choice made from them is the bot's)."""
         assert view.seat is not None
         known = dict(view.known)
         seen = set(known.values()) | set(view.gone)
@@ -101,6 +149,11 @@ class HardChaseBot:
         for seat, card in known.items():
             base[seat] = card
         totals = {a: 0.0 for a in legal}
+        pays = {a: 0.0 for a in legal}
+        worse = {a: 0.0 for a in legal}
+        blocked = {a: 0.0 for a in legal}
+        mine = view.my_card
+        neighbour = left_of(view.seat, view.lives)
         weight_sum = 0.0
         # Worked out once for every sample and every candidate action: the threshold rule for each rank (it looks
         # at nothing else) and, for each seat still to act, its left neighbour and what it does with a card it
@@ -127,10 +180,28 @@ class HardChaseBot:
                 continue
             weight_sum += weight
             for action in legal:
-                totals[action] += weight * _play_out(view, rest, swap, list(cards), deck[0], action)
+                cost = _play_out(view, rest, swap, list(cards), deck[0], action)
+                totals[action] += weight * cost
+                if cost:
+                    pays[action] += weight
+                if mine is None or action is ChaseAction.STAY:
+                    continue
+                got = cards[neighbour] if action is ChaseAction.TRADE else deck[0]
+                assert got is not None
+                if action is ChaseAction.TRADE and got.rank is Rank.KING:
+                    blocked[action] += weight
+                elif worse_for(got, mine, view.options):
+                    worse[action] += weight
         if weight_sum == 0.0:
-            return {a: 0.0 for a in legal}
-        return {a: t / weight_sum for a, t in totals.items()}
+            zero = {a: 0.0 for a in legal}
+            return ChaseEstimate(zero, dict(zero), dict(zero), dict(zero), 0.0)
+        return ChaseEstimate(
+            {a: t / weight_sum for a, t in totals.items()},
+            {a: t / weight_sum for a, t in pays.items()},
+            {a: t / weight_sum for a, t in worse.items()},
+            {a: t / weight_sum for a, t in blocked.items()},
+            weight_sum,
+        )
 
     def _likelihood(
         self, view: ChaseView, cards: list[Card | None], swap: dict[Rank, bool], lefts: dict[int, int]

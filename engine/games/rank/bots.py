@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.cards import Card, Rank
 from engine.game import Game
@@ -151,6 +152,19 @@ class MediumRankBot:
         return medium_choice(view, legal)
 
 
+@dataclass(frozen=True)
+class RankSearch:
+    """What ``hard``'s endgame search found: each candidate's share of playouts it came out of well (1: the deal
+    not lost; a playout cut short counts the share of the others holding more cards), over ``rounds`` sampled
+    deals; the policy's own choice (which has a head start); and the index of the one chosen."""
+
+    picks: tuple[RankAction, ...]
+    shares: tuple[float, ...]
+    rounds: int
+    preferred: RankAction
+    best: int
+
+
 class HardRankBot:
     """``hard``: flat Monte Carlo over sampled deals with ``medium`` playouts (see the module docstring)."""
 
@@ -208,6 +222,15 @@ class HardRankBot:
         picks = self.candidates(view, legal)
         if len(picks) == 1:
             return picks[0]
+        found = self.search(view, legal, picks, rng)
+        return found.picks[found.best]
+
+    def search(
+        self, view: RankView, legal: Sequence[RankAction], picks: Sequence[RankAction], rng: random.Random
+    ) -> RankSearch:
+        """The playouts of each of ``picks`` (from :meth:`candidates`) and the one chosen: what :meth:`choose`
+        does in the endgame, its figures kept."""
+        assert view.seat is not None
         scores = [0.0] * len(picks)
         rounds = max(1, self.playouts // len(picks))
         for _ in range(rounds):
@@ -217,13 +240,14 @@ class HardRankBot:
                 scores[index] += self._playout(base, view.seat, action, seed)
         # The playouts are few and noisy: the policy's own choice stands unless they clearly prefer another.
         preferred = keeper_choice(view, legal)
+        played = list(scores)
         for index, action in enumerate(picks):
             if action == preferred or (
                 isinstance(action, Play) and isinstance(preferred, Play) and action.card.rank is preferred.card.rank
             ):
                 scores[index] += self.prior * rounds
         best = max(range(len(picks)), key=lambda i: scores[i])
-        return picks[best]
+        return RankSearch(tuple(picks), tuple(score / rounds for score in played), rounds, preferred, best)
 
     def _playout(self, base: RankState, seat: int, action: RankAction, seed: int) -> float:
         """Play ``action`` in a copy of ``base``, then ``horizon`` moves of ``medium`` everywhere: 1 if this seat did

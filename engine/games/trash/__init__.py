@@ -20,6 +20,7 @@ LISTING = Listing(
     ),
     (("trash", None, "Trash", ()),),
     (2, 2, 4),
+    hinter="engine.games.trash.hints:hint",
     counter="engine.games.trash.figures:count",
     figures=(Figure("turns_to_complete", "turns to complete", "turns", "completed"),),
     scorer="engine.games.trash.figures:score",

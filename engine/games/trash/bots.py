@@ -38,7 +38,7 @@ from engine.games.trash.rules import (
 )
 
 
-def _seen(view: TrashView) -> Counter[int]:
+def seen_of(view: TrashView) -> Counter[int]:
     """How many cards of each slot rank (1..10) are face up on any layout, in the discard pile or held."""
     shown = [c for layout in view.layouts for c in layout if c is not None] + list(view.discard)
     if view.held is not None:
@@ -51,7 +51,7 @@ def _seen(view: TrashView) -> Counter[int]:
     return counts
 
 
-def _copies(view: TrashView, rank: int) -> int:
+def copies_of(view: TrashView, rank: int) -> int:
     """Copies of the slot rank ``rank`` in the game's deck(s)."""
     return sum(1 for card in deck_of(view.players) if slot_of(card) == rank)
 
@@ -73,7 +73,7 @@ class MediumTrashBot:
             return DISCARD
         kings = _kings(legal)
         if kings:
-            seen = _seen(view)
+            seen = seen_of(view)
             return max(kings, key=lambda a: (seen[a.slot], -a.slot))
         if KEEP in legal:
             return KEEP
@@ -92,7 +92,7 @@ class HardTrashBot:
 
     def chance_to_come(self, view: TrashView, rank: int) -> float:
         """The copies of ``rank`` still unseen, less the ones other players will keep for themselves."""
-        unseen = _copies(view, rank) - _seen(view)[rank]
+        unseen = copies_of(view, rank) - seen_of(view)[rank]
         me = view.to_move
         rivals = 0
         for seat, layout in enumerate(view.layouts):

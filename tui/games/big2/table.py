@@ -24,6 +24,7 @@ from engine.events import Event
 from engine.game import Action
 from engine.games.big2.rules import PASS, Big2View, DealOver, PassTurn, Play, Played, classify
 from engine.games.big2.rules import encoding as big2_encoding
+from engine.hints import Hint
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.games.big2.seats import Big2Seats
@@ -128,6 +129,7 @@ class Big2TableScreen(TableScreen):
             for widget in self.query("#hand, #b2-actions, #b2-status"):
                 widget.display = False
             self.query_one(HandStrip).can_focus = False
+        self.query_one("#b2-hint-button", Button).display = self.hints_offered
         enc = big2_encoding(self.options)
         hand = self.query_one(HandStrip)
         hand.set_order(
@@ -293,13 +295,15 @@ class Big2TableScreen(TableScreen):
         if action == "pass_turn":
             return PASS in self.legal
         if action == "hint":
-            return not self.hint_busy
+            return self.hints_offered and not self.hint_busy
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A move you cannot make now is greyed (None): pressed anyway, it says why in the status line."""
         if self.hides(action):
             return False
+        if action == "hint" and not self.hints_offered:
+            return False  # (a LAN table made without hints)
         if action in TURN_ACTIONS:
             return True if self._may(action) else None
         if action == "clear_selection":
@@ -392,20 +396,24 @@ class Big2TableScreen(TableScreen):
             self._message = Content.styled("Thinking of a hint…", "italic $text-accent")
             self._show_status()
 
-    def _hint_found(self, version: int, action: Action | None) -> None:
-        if self.snapshot is None or self.snapshot.version != version or action is None:
+    def _hint_found(self, version: int, hint: Hint | None) -> None:
+        if self.snapshot is None or self.snapshot.version != version or hint is None:
             self._message = None
             self._show_status()
             return  # the table moved on while the hint was worked out
+        action = hint.action
         hand = self.query_one(HandStrip)
         if isinstance(action, PassTurn):
             hand.clear()
-            self._message = Content.styled("Hint: pass (x)", "bold $text-success")
+            self._message = Content.styled("Hint: pass (x) · why: in the log", "bold $text-success")
         elif isinstance(action, Play):
             hand.select(action.cards, hint=True)
             combo = classify(action.cards, self.options)
             what = play_words(action.cards, combo.kind) if combo is not None else cards_text(action.cards)
-            self._message = Content.assemble(("Hint: ", "bold $text-success"), what, " — Enter plays it")
+            self._message = Content.assemble(
+                ("Hint: ", "bold $text-success"), what, " — Enter plays it · why: in the log"
+            )
+        self.log_hint(hint)
         self._message_for = hand.selection
         self._show_status()
 

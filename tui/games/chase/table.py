@@ -20,6 +20,7 @@ from textual.widgets import Button, Static
 from engine.cards import Rank
 from engine.events import Event
 from engine.games.chase.rules import ChaseAction, ChaseView, Eliminated, HandVoid, Paid, Revealed
+from engine.hints import Hint
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.games.chase.seats import SeatRing
@@ -55,6 +56,7 @@ class ChaseTableScreen(TableScreen):
             Binding("t", "trade", "Trade", tooltip="Trade cards with the player to your left"),
             Binding("d", "swap", "Swap with deck", tooltip="Dealer: swap your card with the top card of the deck"),
             Binding("d", "cut", "Cut the pack", tooltip="Dealer: cut the pack and take the card turned up"),
+            Binding("h", "hint", "Hint", tooltip="What the hard computer player would do, and why"),
         ),
         *SESSION_BINDINGS,
     ]
@@ -64,6 +66,8 @@ class ChaseTableScreen(TableScreen):
         self._reveal: HandReveal | None = None
         """The hand being revealed, from its Revealed event until the player has read it."""
         self._out_hand: dict[int, int] = {}
+        self._hint_note: tuple[int, Content] | None = None
+        """What the status line says of a hint (being worked out, or found) and the version it is for."""
 
     @property
     def title_text(self) -> str:
@@ -85,12 +89,14 @@ class ChaseTableScreen(TableScreen):
                         yield Button("Stay (s)", id="stay", compact=True, disabled=True)
                         yield Button("Trade (t)", id="trade", compact=True, disabled=True)
                         yield Button(f"{self.deck_label} (d)", id="deck", compact=True, disabled=True)
+                        yield Button("Hint (h)", id="hint", compact=True, disabled=True)
                         yield Static("", id="match-info")
                 yield EventLog(id="log")
 
     def set_up(self) -> None:
         if self.watching:  # the table as the public sees it: no card of yours, no moves
             self.query_one("#hand-area").display = False
+        self.query_one("#hint", Button).display = self.hints_offered
 
     @on(TableRoom.Resized)
     def _room_resized(self, message: TableRoom.Resized) -> None:
@@ -207,6 +213,9 @@ class ChaseTableScreen(TableScreen):
         legal = self._legal_names()
         for button in self.query("#stay, #trade, #deck").results(Button):
             button.display = alive  # out of the match: no moves to offer, not even greyed ones
+        hint_button = self.query_one("#hint", Button)
+        hint_button.display = alive and self.hints_offered
+        hint_button.disabled = not self._may_hint()
         self.query_one("#stay", Button).disabled = "stay" not in legal
         self.query_one("#trade", Button).disabled = "trade" not in legal
         self.query_one("#deck", Button).disabled = self.deck_action not in legal
@@ -222,6 +231,9 @@ class ChaseTableScreen(TableScreen):
             return Content("The match is over")
         if self.me is not None and not view.alive(self.me):
             return Content("Out of the match: watching to the end")
+        note = self._hint_note
+        if note is not None and note[0] == snapshot.version and snapshot.legal:
+            return note[1]
         if snapshot.legal:
             return Content("Your turn")
         if snapshot.to_move is not None:
@@ -240,6 +252,10 @@ class ChaseTableScreen(TableScreen):
         if action == "explain" and parameters and parameters[0] in ("swap", "cut"):
             # The dealer's move is hidden from the others, yet its key, pressed by one of them, is answered.
             return parameters[0] == self.deck_action and self.me is not None and self.snapshot is not None
+        if action == "hint":
+            if not self.hints_offered:
+                return False  # (a LAN table made without hints)
+            return True if self._may_hint() else None
         if action in PLAY_ACTIONS:
             if action in ("swap", "cut") and (action != self.deck_action or not self._dealing()):
                 return False
@@ -259,6 +275,32 @@ class ChaseTableScreen(TableScreen):
             yield SystemCommand("Trade", "Trade cards with the player to your left (t)", self.action_trade)
         if self.deck_action in legal:
             yield SystemCommand(self.deck_label, f"{DECK_HELP[self.deck_action]} (d)", self.action_deck)
+        if self._may_hint():
+            yield SystemCommand("Hint", "What the hard computer player would do, and why (h)", self.action_hint)
+
+    # -- the hint ------------------------------------------------------------------------------------------------
+    def _may_hint(self) -> bool:
+        return self.hints_offered and self.my_turn and not self.hint_busy
+
+    def action_hint(self) -> None:
+        if not self._may_hint():
+            self.refuse(self.why_not_now() or "A hint is being worked out")
+            return
+        if self.request_hint(self._hint_found) and self.snapshot is not None:
+            self._hint_note = (self.snapshot.version, Content.styled("Thinking of a hint…", "italic"))
+            self.render_snapshot(self.snapshot)
+
+    def _hint_found(self, version: int, hint: Hint | None) -> None:
+        self._hint_note = None
+        if hint is not None and self.snapshot is not None and self.snapshot.version == version:
+            self._hint_note = (version, Content.styled(f"Hint: {hint.move}", "bold $text-success"))
+            self.log_hint(hint)
+        if self.snapshot is not None:
+            self.render_snapshot(self.snapshot)
+
+    @on(Button.Pressed, "#hint")
+    def _hint_pressed(self) -> None:
+        self.action_hint()
 
     def _play(self, name: str) -> None:
         legal = {str(a): a for a in self.legal}

@@ -7,8 +7,8 @@ answered by a key or a click, so the hand's own keys (arrows, Enter) cannot send
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import ClassVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -20,11 +20,13 @@ from textual.widgets import Button, Footer, Static
 
 from engine.cards import Card, Rank
 from engine.games.rank.rules import RANKS, DealOver
+from engine.hints import Hint
 from tui.dialogs.round_over import DIALOG_KEYS, SeatRowsScreen
 from tui.games.rank.words import a_rank, ordinal, penalty_text, rank_word
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import card_markup
 from tui.words import who
+from tui.words.faces import in_faces
 
 RANK_KEYS: dict[Rank, str] = {
     Rank.ACE: "a",
@@ -37,6 +39,22 @@ RANK_KEYS: dict[Rank, str] = {
 """The key that names each rank in the Joker dialog (0 is the 10)."""
 
 
+AskHint = Callable[[Callable[[Hint | None], None]], bool]
+"""Asks the table for a hint for the question a dialog puts, and has the dialog shown it (False: none is asked)."""
+
+
+def ask_hint(dialog: ModalScreen[Any], ask: AskHint | None, where: str) -> None:
+    """Ask for a hint from ``dialog`` and show it, its move and its reason, in its line ``where``."""
+    line = dialog.query_one(where, Static)
+
+    def show(hint: Hint | None) -> None:
+        if dialog.is_attached:
+            line.update(Content.styled(in_faces(f"Hint: {hint}"), "bold $text-success") if hint else "")
+
+    if ask is not None and ask(show):
+        line.update(Content.styled("Thinking of a hint…", "italic $text-accent"))
+
+
 class JokerNameScreen(ModalScreen[Rank]):
     """Name the rank of the Joker you just played: a key (A 2–9 0 J Q K) or a click. It cannot be left unanswered:
     the Joker is on the pile already and the table waits for its rank."""
@@ -47,14 +65,17 @@ class JokerNameScreen(ModalScreen[Rank]):
         *(Binding(key, f"name('{key}')", rank_word(rank), show=False) for rank, key in RANK_KEYS.items()),
         Binding("1", "name('a')", "Ace", show=False),
         Binding("t", "name('0')", "10", show=False),
+        Binding("h", "hint", "Hint", tooltip="What the hard computer player would name, and why"),
         Binding("question_mark", "app.keys", "Keys", show=False),
     ]
 
-    def __init__(self, top: str, hint: str = "") -> None:
-        """``top``: what the Joker lies on (words); ``hint``: the normal plays you hold, to help choose."""
+    def __init__(self, top: str, hint: str = "", ask_hint: AskHint | None = None) -> None:
+        """``top``: what the Joker lies on (words); ``hint``: the normal plays you hold, to help choose;
+        ``ask_hint``: asks the table for a hint (None: the table offers none)."""
         super().__init__()
         self.top = top
         self.hint = hint
+        self.ask_hint = ask_hint
 
     def compose(self) -> ComposeResult:
         with Vertical(id="rk-joker-dialog"):
@@ -64,7 +85,14 @@ class JokerNameScreen(ModalScreen[Rank]):
                 for rank in RANKS:
                     key = RANK_KEYS[rank]
                     yield Button(f"{rank.text} ({key})", id=f"rk-name-{key}", compact=True)
+            yield Static("", id="rk-joker-hint", classes="rk-dialog-hint")
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.ask_hint is not None if action == "hint" else True
+
+    def action_hint(self) -> None:
+        ask_hint(self, self.ask_hint, "#rk-joker-hint")
 
     def action_name(self, key: str) -> None:
         rank = next(r for r, k in RANK_KEYS.items() if k == key)
@@ -88,13 +116,16 @@ class FollowUpScreen(ModalScreen[Card | None]):
         *(Binding(str(n), f"choose({n - 1})", "", show=False) for n in range(1, 10)),
         Binding("x", "decline", "No follow-up"),
         Binding("escape", "decline", "No follow-up", show=False),
+        Binding("h", "hint", "Hint", tooltip="What the hard computer player would do, and why"),
         *DIALOG_KEYS,
     ]
 
-    def __init__(self, rank: Rank, cards: Sequence[Card]) -> None:
+    def __init__(self, rank: Rank, cards: Sequence[Card], ask_hint: AskHint | None = None) -> None:
+        """``ask_hint``: asks the table for a hint (None: the table offers none)."""
         super().__init__()
         self.rank = rank
         self.cards = tuple(cards)
+        self.ask_hint = ask_hint
 
     def compose(self) -> ComposeResult:
         with Vertical(id="rk-follow-dialog"):
@@ -104,7 +135,14 @@ class FollowUpScreen(ModalScreen[Card | None]):
                     label = Content.assemble(card_markup(card), f" ({index + 1})") if index < 9 else card_markup(card)
                     yield Button(label, id=f"rk-follow-{index}", compact=True)
                 yield Button("No follow-up (x)", id="rk-follow-none", variant="primary", compact=True)
+            yield Static("", id="rk-follow-hint", classes="rk-dialog-hint")
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.ask_hint is not None if action == "hint" else True
+
+    def action_hint(self) -> None:
+        ask_hint(self, self.ask_hint, "#rk-follow-hint")
 
     def action_choose(self, index: int) -> None:
         if 0 <= index < len(self.cards):

@@ -11,7 +11,7 @@ after it is played, the rank it counts as and the card that may follow: each is 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
@@ -39,6 +39,7 @@ from engine.games.rank.rules import (
     RankView,
     is_normal,
 )
+from engine.hints import Hint
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot
 from tui.games.rank.dialogs import FollowUpScreen, JokerNameScreen, RankDealScreen
@@ -86,6 +87,7 @@ class RankTableScreen(TableScreen):
             Binding("p", "play", "Play", show=False),
             Binding("d", "draw", "Draw", tooltip="Draw a card (only with no normal play)"),
             Binding("x", "pass_turn", "Pass", tooltip="Pass (only when nothing can be played or drawn)"),
+            Binding("h", "hint", "Hint", tooltip="What the hard computer player would do, and why"),
         ),
         Binding("left", "cursor(-1)", "Card to the left", show=False),
         Binding("right", "cursor(1)", "Card to the right", show=False),
@@ -104,6 +106,8 @@ class RankTableScreen(TableScreen):
         """The seats out for good this deal, in order (kept for the end-of-deal dialog)."""
         self._message: Content | None = None
         self._message_version: int | None = None
+        self._hint_selection: tuple[Card, ...] | None = None
+        """The card a hint moved the cursor to (its selection changing to that keeps the hint said)."""
         self._under: str | None = None
         """The card your Joker was played on (the Joker dialog says it), in words."""
         self._turn_seen: int | None = None
@@ -139,6 +143,7 @@ class RankTableScreen(TableScreen):
                         )
                         yield unfocusable(Button("Draw (d)", id="rk-draw", compact=True, disabled=True))
                         yield unfocusable(Button("Pass (x)", id="rk-pass", compact=True, disabled=True))
+                        yield unfocusable(Button("Hint (h)", id="rk-hint", compact=True, disabled=True))
                 yield EventLog(id="log")
             yield Static("", id="rk-status")
             yield HandStrip(id="hand", single=True)
@@ -166,6 +171,8 @@ class RankTableScreen(TableScreen):
                 widget.display = False
             self.query_one(HandStrip).can_focus = False
         self.query_one(HandStrip).set_order(by_rank, by_suit)
+        if not self.hints_offered:
+            self.query_one("#rk-hint", Button).display = False  # (else the room's width says: styles/rank.tcss)
 
     # -- events in -----------------------------------------------------------------------------------------------
     def handle(self, event: Event) -> None:
@@ -263,6 +270,7 @@ class RankTableScreen(TableScreen):
         self.query_one("#rk-play", Button).disabled = not any(isinstance(a, Play) for a in legal)
         self.query_one("#rk-draw", Button).disabled = DRAW not in legal
         self.query_one("#rk-pass", Button).disabled = not (PASS in legal and view.phase is RankPhase.PLAY)
+        self.query_one("#rk-hint", Button).disabled = not self._may_hint()
         self._show_status(view, mine)
         if mine and view.phase in (RankPhase.NAME, RankPhase.FOLLOW) and self._asking != snapshot.version:
             self._ask(view, snapshot.version)
@@ -341,7 +349,9 @@ class RankTableScreen(TableScreen):
     @on(HandStrip.SelectionChanged)
     def _selection_changed(self, message: HandStrip.SelectionChanged) -> None:
         message.stop()
-        self._message = None
+        hinted, self._hint_selection = self._hint_selection, None
+        if hinted is None or message.selected != hinted:  # (the hint's own move of the cursor keeps it said)
+            self._message = None
         if self.snapshot is not None:
             self._show_status(self.view, self.my_turn)
 
@@ -351,10 +361,24 @@ class RankTableScreen(TableScreen):
         if view.phase is RankPhase.NAME:
             held = sorted({card.rank for card in view.hand if card.suit is not None}, key=int)
             hint = f"You hold: {', '.join(r.text for r in held)}." if held else ""
-            self.app.push_screen(JokerNameScreen(self._under_joker(), hint), callback=self._named)
+            dialog = JokerNameScreen(self._under_joker(), hint, self._dialog_hint if self.hints_offered else None)
+            self.app.push_screen(dialog, callback=self._named)
         else:
             rank = view.rank or Rank.ACE
-            self.app.push_screen(FollowUpScreen(rank, self._playable()), callback=self._followed)
+            follow = FollowUpScreen(rank, self._playable(), self._dialog_hint if self.hints_offered else None)
+            self.app.push_screen(follow, callback=self._followed)
+
+    def _dialog_hint(self, show: Callable[[Hint | None], None]) -> bool:
+        """A hint for the Joker's question, shown by its dialog (and written in the log)."""
+
+        def found(version: int, hint: Hint | None) -> None:
+            if hint is not None and self.snapshot is not None and self.snapshot.version == version:
+                self.log_hint(hint)
+                show(hint)
+            else:
+                show(None)
+
+        return self.request_hint(found)
 
     def _under_joker(self) -> str:
         return self._under or "the pile"
@@ -379,6 +403,10 @@ class RankTableScreen(TableScreen):
             return True if DRAW in legal else None
         if action == "pass_turn":
             return True if PASS in legal and self.view.phase is RankPhase.PLAY else None
+        if action == "hint":
+            if not self.hints_offered:
+                return False  # (a LAN table made without hints)
+            return True if self._may_hint() else None
         return super().check_action(action, parameters)
 
     def commands(self) -> Iterator[SystemCommand]:
@@ -390,8 +418,44 @@ class RankTableScreen(TableScreen):
             yield SystemCommand("Draw", "Draw a card (d)", self.action_draw)
         if PASS in legal and self.view.phase is RankPhase.PLAY:
             yield SystemCommand("Pass", "Pass: nothing can be played or drawn (x)", self.action_pass_turn)
+        if self._may_hint():
+            yield SystemCommand("Hint", "What the hard computer player would do, and why (h)", self.action_hint)
         if not self.watching:
             yield SystemCommand("Sort hand", "By rank or by suit (o)", self.action_sort)
+
+    # -- the hint ------------------------------------------------------------------------------------------------
+    def _may_hint(self) -> bool:
+        return self.hints_offered and self.my_turn and not self.hint_busy
+
+    def action_hint(self) -> None:
+        if not self._may_hint():
+            self.refuse(self._not_now() or "A hint is being worked out")
+            return
+        if self.request_hint(self._hint_found) and self.snapshot is not None:
+            self._message = Content.styled("Thinking of a hint…", "italic $text-accent")
+            self._message_version = self.snapshot.version
+            self.query_one("#rk-status", Static).update(self._message)
+            self.refresh_bindings()
+
+    def _hint_found(self, version: int, hint: Hint | None) -> None:
+        if self.snapshot is None or self.snapshot.version != version or hint is None:
+            self._message = None
+        else:
+            hand = self.query_one(HandStrip)
+            if isinstance(hint.action, Play):
+                hand.move_to(hint.action.card)  # Enter plays it
+                self._hint_selection = hand.selection
+            self._message = Content.assemble(
+                ("Hint: ", "bold $text-success"), hint.move, (" · why: in the log", "$text-muted")
+            )
+            self._message_version = version
+            self.log_hint(hint)
+        if self.snapshot is not None:
+            self.render_snapshot(self.snapshot)
+
+    @on(Button.Pressed, "#rk-hint")
+    def _hint_pressed(self) -> None:
+        self.action_hint()
 
     def refuse(self, text: str) -> None:
         """Say why a key does nothing now, once, in the status line; nothing is sent."""

@@ -46,6 +46,7 @@ from engine.games.trash.rules import (
     deck_of,
     slot_of,
 )
+from engine.hints import Hint
 from engine.match import MatchOver, RoundOver
 from engine.session import Session, Snapshot
 from tui.games.trash.layout import CardSize, LayoutPanel, panel_width
@@ -149,6 +150,8 @@ class TrashTableScreen(TableScreen):
             Binding("w", "swap", "Swap", tooltip="Put the held card in place of the King on its slot"),
             Binding("x", "keep", "Keep", tooltip="Leave the King where it is: the held card is discarded"),
             *(Binding(str(n % 10), f"slot({n})", f"Slot {n}", show=False) for n in range(1, 11)),
+            # (its button says the key: the footer has no room left at 80 columns)
+            Binding("h", "hint", "Hint", tooltip="What the hard computer player would do, and why", show=False),
         ),
         *SESSION_BINDINGS,
     ]
@@ -210,6 +213,7 @@ class TrashTableScreen(TableScreen):
                             Button("Swap (w)", id="tr-swap", variant="primary", compact=True, disabled=True)
                         )
                         yield unfocusable(Button("Keep (x)", id="tr-keep", compact=True, disabled=True))
+                        yield unfocusable(Button("Hint (h)", id="tr-hint", compact=True, disabled=True))
                 yield EventLog(id="log")
             yield Static("", id="tr-status")
 
@@ -218,6 +222,8 @@ class TrashTableScreen(TableScreen):
         if self.watching:  # the table as the public sees it: no moves (and no layout of yours)
             for widget in self.query("#tr-actions, #tr-status"):
                 widget.display = False
+        if not self.hints_offered:
+            self.query_one("#tr-hint", Button).display = False
 
     @on(TableRoom.Resized)
     def _room_resized(self, message: TableRoom.Resized) -> None:
@@ -372,6 +378,7 @@ class TrashTableScreen(TableScreen):
         self.query_one("#tr-discard", Button).disabled = "discard" not in legal
         self.query_one("#tr-swap", Button).disabled = "swap" not in legal
         self.query_one("#tr-keep", Button).disabled = "pass" not in legal
+        self.query_one("#tr-hint", Button).disabled = not (live and self._may_hint())
         # The buttons of the question asked now: swap or keep while a King could be swapped out, else the piles.
         swapping = mine and view.phase is TrashPhase.SWAP
         for button_id, shown in (("tr-stock", not swapping), ("tr-discard", not swapping)):
@@ -512,6 +519,10 @@ class TrashTableScreen(TableScreen):
             return True if KEEP in legal else None
         if action == "slot" and parameters and isinstance(parameters[0], int):
             return True if PlaceKing(parameters[0]) in legal else None
+        if action == "hint":
+            if not self.hints_offered:
+                return False  # (a LAN table made without hints)
+            return True if self._may_hint() else None
         return super().check_action(action, parameters)
 
     def commands(self) -> Iterator[SystemCommand]:
@@ -528,6 +539,38 @@ class TrashTableScreen(TableScreen):
             yield SystemCommand("Swap the King out", "Put the held card in place of the King (w)", self.action_swap)
         if "pass" in legal:
             yield SystemCommand("Keep the King", "Discard the held card (x)", self.action_keep)
+        if self._may_hint():
+            yield SystemCommand("Hint", "What the hard computer player would do, and why (h)", self.action_hint)
+
+    # -- the hint ------------------------------------------------------------------------------------------------
+    def _may_hint(self) -> bool:
+        return self.hints_offered and self.my_turn and not self.hint_busy
+
+    def action_hint(self) -> None:
+        if not self._may_hint():
+            self.refuse(self._not_now() or "A hint is being worked out")
+            return
+        if self.request_hint(self._hint_found) and self.snapshot is not None:
+            self._message = Content.styled("Thinking of a hint…", "italic $text-accent")
+            self._message_version = self.snapshot.version
+            self.query_one("#tr-status", Static).update(self._message)
+            self.refresh_bindings()
+
+    def _hint_found(self, version: int, hint: Hint | None) -> None:
+        if self.snapshot is None or self.snapshot.version != version or hint is None:
+            self._message = None
+        else:
+            self._message = Content.assemble(
+                ("Hint: ", "bold $text-success"), hint.move, (" · why: in the log", "$text-muted")
+            )
+            self._message_version = version
+            self.log_hint(hint)
+        if self.snapshot is not None:
+            self.render_snapshot(self.snapshot)
+
+    @on(Button.Pressed, "#tr-hint")
+    def _hint_pressed(self) -> None:
+        self.action_hint()
 
     def refuse(self, text: str) -> None:
         """Say why a key does nothing now, once, in the status line; nothing is sent."""
