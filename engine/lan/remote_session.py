@@ -441,6 +441,10 @@ class NetworkSession:
         when the table was made without hints)."""
         if self.info.seat is None:
             return None
+        with self._state:
+            lost = self._lost
+        if lost is not None:  # (a host gone is the news, whatever the table allowed)
+            raise ParlourError(f"the connection to the host is gone: {lost}")
         if not self.info.hints:
             raise ParlourError("this table was made without hints: its creator did not allow them")
         call = self._request([{"type": "hint"}], "hint", "hint")

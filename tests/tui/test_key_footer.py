@@ -10,6 +10,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from tui_helpers import wait_for
 
 from tui.widgets.key_footer import KeyFooter
 
@@ -99,8 +100,8 @@ async def test_with_another_textual_a_greyed_key_rebuilds_the_footer(monkeypatch
         shown = keys_of(table)
         table.may_play = False
         table.refresh_bindings()
-        await pilot.pause()
-        await pilot.pause()
+        # The footer is recomposed: its keys come back once it has mounted them again.
+        assert await wait_for(pilot, lambda: keys_of(table).get("play") not in (None, shown["play"]))
         after = keys_of(table)
         assert after["play"] is not shown["play"] and after["play"].has_class("-disabled")
         table.refresh_bindings()  # nothing changed: nothing done
