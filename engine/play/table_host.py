@@ -280,7 +280,7 @@ class TableHost:
                 return "Takebacks are only for a table where every other seat is a computer player."
             if table.state.is_over:
                 return "The match is over: nothing can be taken back."
-            if all(mover != checked for mover, _ in table.actions):
+            if not any(mover == checked for mover, _ in reversed(table.actions)):
                 return "There is no move of yours to take back yet."
             return None
 

@@ -49,7 +49,7 @@ from engine.events import Event
 from engine.game import Action
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot, Update
-from tui.messages import MainMenu, PlayAgain
+from tui.messages import MainMenu, PlayAgain, TakeBack
 from tui.screens.quick import StyledOnce, preset_breakpoints
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.event_log import EventLog
@@ -74,6 +74,15 @@ SESSION_BINDINGS: list[BindingType] = [
         "hurry",
         "Fast to the end",
         tooltip="You are out of this deal: the computer players play it to its end at full speed",
+    ),
+    # Not in the footer (at 80 columns it would push out the keys panel's key): the keys panel and the palette
+    # offer it; pressed where it cannot be done, it says why.
+    Binding(
+        "u",
+        "take_back",
+        "Take back",
+        show=False,
+        tooltip="Back to your previous decision, as it was (against computer players only)",
     ),
     Binding("pageup", "scroll_log('page_up')", "Log up", show=False),
     Binding("pagedown", "scroll_log('page_down')", "Log down", show=False),
@@ -770,6 +779,27 @@ class TableScreen(StyledOnce, Screen[None]):
         self._hurrying = True
         hurry()
         self.refresh_bindings()
+
+    def takeback_refusal(self) -> str | None:
+        """Why ``u`` cannot take your move back now, in one sentence (None: it can). Only at a table in this process
+        whose every other seat is a computer player (the session says), never a LAN table or a spectator's."""
+        ask = getattr(self.session, "takeback_refusal", None)
+        if not callable(ask):
+            return "Takebacks are only for a table in this process, against computer players."
+        if self.watching:
+            return "You are watching this table: there is no move of yours to take back."
+        if self._stepping:
+            return "Wait a moment: the table is still showing the last move."
+        refusal = ask()
+        return refusal if isinstance(refusal, str) or refusal is None else str(refusal)
+
+    def action_take_back(self) -> None:
+        """Ask the app to take your latest move back (it opens the table again as it was at that decision)."""
+        refusal = self.takeback_refusal()
+        if refusal is not None:
+            self.refuse(refusal)
+            return
+        self.post_message(TakeBack())
 
     def action_to_menu(self) -> None:
         self._leave("menu")
