@@ -4,7 +4,9 @@ more), and the bots' seeded choices on the way forward are the same; refused whe
 
 from __future__ import annotations
 
+import queue
 import random
+import threading
 from dataclasses import dataclass
 
 import pytest
@@ -12,6 +14,8 @@ import pytest
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Action
+from engine.play.bot_process import Decision as Request
+from engine.play.bot_process import ProcessDecider, decide_here
 from engine.play.local_sessions import LocalSession
 from engine.play.table_host import TableHost
 from engine.session import Snapshot, Update
@@ -172,3 +176,52 @@ def test_refused_where_it_is_not_offered() -> None:
         me.take_back()
     assert host.table.takebacks == 0
     host.close()
+
+
+class HeldDecider(ProcessDecider):
+    """Where the host's bots think, as the bot process would (:func:`decide_here`), no child started: while
+    ``holding``, each decision waits for the test to let it go, so a takeback can come while a bot thinks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.holding = False
+        self.asked: queue.Queue[Request] = queue.Queue()
+        self.go = threading.Event()
+
+    def start(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.go.set()
+
+    def decide(self, request: Request) -> Action:
+        self.asked.put(request)
+        if self.holding:
+            assert self.go.wait(30.0)
+        return decide_here(request)
+
+
+def test_a_decision_a_bot_was_making_when_the_move_was_taken_back_is_not_played() -> None:
+    seed = next(s for s in range(100) if Table.create("screw", players=3, seed=s).state.to_move == 0)
+    decider = HeldDecider()
+    table = Table.create("screw", players=3, seed=seed, bots=[None, "easy", "easy"])
+    host = TableHost(table, decider=decider, takebacks=True)
+    me = host.connect(0)
+    try:
+        assert host.wait_idle(30.0)
+        first, second = me.snapshot().legal  # stay, trade
+        decider.holding = True
+        me.submit(second)  # (a trade with the bot on your left: its card, and so its view, changes)
+        old = decider.asked.get(timeout=30.0)  # the bot on your left is thinking of its answer to it
+        assert old.version == 1 and old.seat == 1
+        me.take_back()
+        me.submit(first)  # the same version again, on another line of play
+        decider.holding = False
+        decider.go.set()  # the old decision is made now: too late
+        assert host.wait_idle(30.0) and not host.errors
+        new = decider.asked.get(timeout=30.0)
+        assert (new.version, new.seat) == (1, 1) and new.view != old.view  # asked again, from where it stands now
+        assert table.actions[:2] == [(0, first), (1, decide_here(new))]
+    finally:
+        me.close()
+        host.close()
