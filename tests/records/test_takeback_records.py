@@ -88,3 +88,19 @@ def test_the_statistics_count_a_match_with_takebacks_apart(tmp_path: Path) -> No
     ]
     assert groups[0]["wins"] == int(0 in ordinary.state.result.winners)  # type: ignore[union-attr]
     assert groups[1]["wins"] == int(0 in taken.state.result.winners)  # type: ignore[union-attr]
+
+
+def test_parlour_replays_and_stats_say_with_takebacks(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.records import finish_match
+    from tui.cli import main
+
+    for table in (played(3, 0), played(4, 2)):
+        done = finish_match(table, 0)
+        assert done.problems == [] and done.replay is not None
+    assert main(["replays"]) == 0
+    lines = capsys.readouterr().out.splitlines()[2:]
+    assert len(lines) == 2
+    assert sum("with takebacks (2)" in line for line in lines) == 1
+    assert main(["stats"]) == 0
+    out = capsys.readouterr().out
+    assert "Screw Your Neighbor  easy  " in out and "easy, with takebacks" in out
