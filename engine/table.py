@@ -100,6 +100,9 @@ class Table:
         """How many events of the history have started their delivery."""
         self._delivering = False
         self.subscriber_errors = 0
+        self.takebacks = 0
+        """How many times a person took a move back (:meth:`take_back`): a record and the statistics mark such a
+        match, and a rebuilt one keeps the count."""
 
     @classmethod
     def create(
@@ -216,6 +219,34 @@ class Table:
         self.bounds.append(len(self.state.history))
         self._publish(events)
         return events
+
+    def take_back(self, seat: int) -> int:
+        """Go back to ``seat``'s latest decision, exactly as it was: the match is played again from its seed through
+        every action before that one (the engine is deterministic, so the cards, the deck still to come and every
+        bot's seeded choice on the way forward are the same), and :attr:`takebacks` counts one more. The version
+        now (``seat`` is to move); IllegalActionError when ``seat`` has made no move, or the match is over.
+
+        Nothing is published: the events after that decision are simply gone, and a subscriber must follow the
+        table again from where it stands (:meth:`subscribe` hands it the history so far, redacted for its seat)."""
+        checked = self._seat(seat)
+        if self.state.is_over:
+            raise IllegalActionError("the match is over: nothing can be taken back")
+        if self._delivering:
+            raise IllegalActionError("a move cannot be taken back while its events are being delivered")
+        index = next((i for i in range(len(self.actions) - 1, -1, -1) if self.actions[i][0] == checked), None)
+        if index is None:
+            raise IllegalActionError("there is no move of yours to take back yet")
+        kept = self.actions[:index]
+        state = self.game.new_match(len(self.seats), self.options, random.Random(self.seed), self.scenario)
+        bounds = [len(state.history)]
+        for mover, action in kept:
+            state.apply(mover, action)
+            bounds.append(len(state.history))
+        self.state, self.actions, self.bounds = state, kept, bounds
+        self._queue.clear()
+        self._published = len(state.history)
+        self.takebacks += 1
+        return state.version
 
     def _coerce(self, action: object) -> object:
         """``action`` as the game's action object, or as given when it is not one (``apply`` then refuses it, with

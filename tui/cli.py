@@ -1026,6 +1026,8 @@ def _replays(args: argparse.Namespace) -> int:
         result = info.result if info.problem is None else f"cannot be read: {info.problem}"
         if info.seen is not None and info.problem is None:
             result = f"{result}; {info.seen}"
+        if info.takebacks and info.problem is None:
+            result = f"{result}; with takebacks ({info.takebacks})"
         cells = [when, info.game or "?", ", ".join(info.players), result, info.path.name]
         rows.append([printable(cell) for cell in cells])  # (a file's name and contents are a stranger's text)
     for line in _columns(rows):

@@ -50,3 +50,8 @@ class PlayAgain(Message):
 
 class MainMenu(Message):
     """Back to the main menu."""
+
+
+class TakeBack(Message):
+    """Take your latest move back (a table in this process against computer players): the table screen asks this of
+    the app once the session says it may; the app opens the table again as it was at that decision."""

@@ -72,6 +72,22 @@ class LocalSession:
         other people's tables keep theirs)."""
         self._host.hurry()
 
+    def takeback_refusal(self) -> str | None:
+        """Why this seat may not take a move back now, in one sentence (None: it may)."""
+        if self._closed:
+            return "This session has left the table."
+        return self._host.takeback_refusal(self._seat)
+
+    def take_back(self) -> int:
+        """Go back to this seat's latest decision, exactly as it was (a table in this process against computer
+        players only); the version now. Every subscription ends: subscribe again to follow the table from there.
+        ParlourError, in one sentence, when it may not."""
+        if self._closed:
+            raise ParlourError("this session has left the table")
+        version = self._host.take_back(self._seat)
+        self._unsubscribers.clear()  # (the host has ended them)
+        return version
+
     def close(self) -> None:
         if self._closed:
             return

@@ -14,6 +14,9 @@ UI never chooses, thinks for or applies a bot's move.
   same thread, decider and per-decision RNG as the bots', from that seat's view only; the seat stays the person's.
 - :meth:`close` stops the bot thread without waiting for a decision in progress: the decision's RNG raises at its
   next draw (:class:`~engine.bots.CancellableRandom`) and the thread, a daemon, ends; so an app quits at once.
+- :meth:`take_back` (a table in this process made with ``takebacks``, whose every other seat is a computer
+  player) goes back to a person's latest decision exactly as it was: the bots' seeded choices on the way forward
+  are the same; a decision being worked out for the moment left behind is dropped.
 - Each action applied (a person's or a bot's) is handed to every session as an :class:`~engine.session.Update`:
   its events redacted for the session's seat with the seat's snapshot, both taken under the lock right after the
   action, so a snapshot never shows a move whose events have not been handed on (:meth:`subscribe_updates`).
@@ -45,9 +48,20 @@ log = logging.getLogger("parlour.host")
 
 class TableHost:
     def __init__(
-        self, table: Table, *, pace: float = 0.0, autostart: bool = True, decider: ProcessDecider | None = None
+        self,
+        table: Table,
+        *,
+        pace: float = 0.0,
+        autostart: bool = True,
+        decider: ProcessDecider | None = None,
+        takebacks: bool = False,
     ) -> None:
         self.table = table
+        self.takebacks = takebacks
+        """Whether a person may take a move back (:meth:`take_back`): a table in this process only, never a LAN
+        host's."""
+        self._line = 0
+        """Counts the takebacks: a bot's decision worked out before one is for a line of play that is gone."""
         self._decider = decider
         """Where the bots think: a child process (a person's screen in this process stays responsive), or here."""
         self.pace = pace
@@ -94,13 +108,15 @@ class TableHost:
         pace: float = 0.0,
         bot_process: bool = False,
         autostart: bool = True,
+        takebacks: bool = False,
     ) -> TableHost:
         """A host with a new table (see :meth:`Table.create`): how a screen's game is set up without the UI ever
         building a table itself. OptionError and friends for a setup that cannot be played. With ``bot_process``
         the bots think in a child process (see :mod:`engine.play.bot_process`); ``autostart`` off, they wait for
         :meth:`start`."""
         table = Table.create(game, players=players, seed=seed, bots=bots, names=names, preset=preset, variants=variants)
-        return cls(table, pace=pace, decider=ProcessDecider() if bot_process else None, autostart=autostart)
+        decider = ProcessDecider() if bot_process else None
+        return cls(table, pace=pace, decider=decider, autostart=autostart, takebacks=takebacks)
 
     # -- what sessions see -------------------------------------------------------------------------------------
     @property
@@ -247,6 +263,53 @@ class TableHost:
             events = self.table.submit(seat, action)
             self._applied(events)
             self._changed.notify_all()
+
+    def takeback_refusal(self, seat: int | None) -> str | None:
+        """Why ``seat`` may not take a move back now, in one sentence (None: it may). Only a person's seat at a
+        table made with ``takebacks``, whose every other seat is a computer player, while the match is on and the
+        person has moved."""
+        with self._lock:
+            table = self.table
+            if seat is None:
+                return "A spectator cannot take a move back."
+            if not self.takebacks:
+                return "Takebacks are only for a table in this process, against computer players."
+            checked = table.state.check_seat(seat)  # (SeatError for anything that is no seat here)
+            assert checked is not None
+            if table.seats[checked].is_bot:
+                return "That seat is played by the computer."
+            if any(not info.is_bot for number, info in enumerate(table.seats) if number != checked):
+                return "Takebacks are only for a table where every other seat is a computer player."
+            if table.state.is_over:
+                return "The match is over: nothing can be taken back."
+            if not any(mover == checked for mover, _ in reversed(table.actions)):
+                return "There is no move of yours to take back yet."
+            return None
+
+    def take_back(self, seat: int | None) -> int:
+        """Go back to ``seat``'s latest decision (see :meth:`Table.take_back`); the version now. ParlourError,
+        with :meth:`takeback_refusal`'s sentence, when it may not.
+
+        Every update subscription ends (the history it followed is gone): a session subscribes again, and is handed
+        the history so far, redacted for its seat, as at its first subscription. When that decision came right
+        after the end of a round, the people at the table are waited for again, as they were then."""
+        with self._lock:
+            refusal = self.takeback_refusal(seat)
+            if refusal is not None:
+                raise ParlourError(refusal)
+            assert seat is not None
+            version = self.table.take_back(seat)
+            self._line += 1
+            self._once = None
+            self._hurrying = False
+            self._followers.clear()
+            self._outbox.clear()
+            ended = _ends_a_round(self.table)
+            self._round_ended_at = version if ended else None
+            self._waiting = set(self._people) if ended else set()
+            self._last_event = time.monotonic()
+            self._changed.notify_all()
+            return version
 
     def hint(self, seat: int | None) -> Hint | None:
         """The hint for ``seat`` now (None: not its turn, or a spectator, who never gets one)."""
@@ -410,7 +473,7 @@ class TableHost:
                 seat, once = mover
                 state = table.state
                 view, legal, version = state.view(seat), state.legal_actions(), state.version
-                since = self._last_event
+                since, line = self._last_event, self._line
             self.thinking = seat
             try:
                 action = self._decide(seat, view, legal, version, once)
@@ -436,6 +499,8 @@ class TableHost:
                 # a person's again; a person's seat a bot's, which then plays it itself).
                 if table.state.version != version or self._waiting or self._mover() != (seat, once):
                     continue
+                if self._line != line:
+                    continue  # a move was taken back meanwhile: the same version, on another line of play
                 if once is not None:
                     self._once = None
                 try:

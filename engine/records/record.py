@@ -82,6 +82,9 @@ class Header:
     parlour: str = __version__
     """The version of Parlour that wrote the record (shown; the format number is what is checked)."""
     format: int = FORMAT
+    takebacks: int = 0
+    """How many moves a person took back in the match (:meth:`engine.table.Table.take_back`): written only when
+    some were (``"takebacks": 2``), so a record without it, of any age, is a match without takebacks."""
 
     @property
     def players(self) -> int:
@@ -100,11 +103,13 @@ class Header:
             seed=table.seed,
             scenario=table.scenario,
             started_at=table.started_at,
+            takebacks=table.takebacks,
         )
 
     def to_data(self) -> dict[str, Any]:
         """Plain JSON data (the options in the codec's form)."""
-        return {
+        marked = {"takebacks": self.takebacks} if self.takebacks else {}
+        return marked | {
             "format": self.format,
             "parlour": self.parlour,
             "game": self.game,
@@ -161,6 +166,7 @@ class Header:
                 scenario=read_scenario(data.get("scenario")),
                 started_at=started,
                 parlour=_version(data.get("parlour")),
+                takebacks=_takebacks(data),
             )
         except RecordError:
             raise
@@ -346,6 +352,14 @@ _CODE = re.compile(r"[A-Za-z0-9]{1,16}")
 """A LAN table's code."""
 
 
+def _takebacks(data: Mapping[str, Any]) -> int:
+    """How many moves were taken back (0 when the record does not say: every record written before takebacks)."""
+    value = data.get("takebacks", 0)
+    if type(value) is not int or not 0 <= value <= 10**9:
+        raise RecordError(f"its number of takebacks {echo(value, 20)} is not a whole number from 0")
+    return value
+
+
 def _host(data: Mapping[str, Any]) -> str:
     """A LAN host's name, checked as a person's name is (it is shown beside the names)."""
     host = _text(data, "host")
@@ -454,6 +468,7 @@ def new_table(header: Header) -> Table:
         raise RecordError(f"its setup cannot be played: {err}") from None
     table.variants = header.variants
     table.started_at = header.started_at
+    table.takebacks = header.takebacks
     return table
 
 

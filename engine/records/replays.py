@@ -347,6 +347,8 @@ class ReplayInfo:
     problem: str | None = None
     seen: str | None = None
     """For a LAN seat's record (:mod:`engine.records.seen`): whose eyes it is, in words; None for a full replay."""
+    takebacks: int = 0
+    """How many moves were taken back in the match (its header says; 0 for a record that does not)."""
 
 
 def result_text(names: Sequence[str], winners: Sequence[int]) -> str:
@@ -384,6 +386,7 @@ def replay_info(path: Path) -> ReplayInfo:
         game.preset_name(header.preset),
         header.names,
         result_text(header.names, winners) if data.get("result") is not None else "not finished",
+        takebacks=header.takebacks,
     )
 
 

@@ -73,8 +73,9 @@ log = logging.getLogger("parlour.records")
 MAX_BYTES = 64 * 1024 * 1024
 """A save this large is not a match (a Rank match of 30,000 actions is about 1 MB): it is not read."""
 
-_ENCODED: weakref.WeakKeyDictionary[Table, list[str]] = weakref.WeakKeyDictionary()
-"""Per table, its actions already encoded (``[seat,action]`` text), so a save encodes only the new ones."""
+_ENCODED: weakref.WeakKeyDictionary[Table, tuple[int, list[str]]] = weakref.WeakKeyDictionary()
+"""Per table, its actions already encoded (``[seat,action]`` text), so a save encodes only the new ones; kept with
+the table's number of takebacks, since a takeback replaces the actions after the one taken back."""
 _LOCK = threading.Lock()
 
 
@@ -94,9 +95,10 @@ def dumps_match(table: Table, extra: dict[str, Any] | None = None) -> str:
     beside them under ``"extra"``: what a LAN host needs to seat its players again."""
     count = len(table.actions)  # a bot thread may append meanwhile: a prefix of the actions is a whole match
     with _LOCK:
-        encoded = _ENCODED.get(table)
-        if encoded is None or len(encoded) > count:
-            encoded = _ENCODED[table] = []
+        line, encoded = _ENCODED.get(table, (-1, []))
+        if line != table.takebacks or len(encoded) > count:
+            encoded = []
+            _ENCODED[table] = (table.takebacks, encoded)
         for seat, action in table.actions[len(encoded) : count]:
             encoded.append(f"[{seat},{codec.dumps(action)}]")
         lines = encoded[:count]

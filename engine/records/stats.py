@@ -12,8 +12,10 @@ A game is counted from a local table (:class:`~engine.table.Table`: the opponent
 ``medium``, ``mixed``) or from what a seat saw at a LAN table (:class:`~engine.records.seen.SeenRecord`: its redacted
 events and the table's information, no seed and no hidden card). A LAN game's row is of kind ``lan`` and its
 opponents are listed, people by name and bots by level (``people: Ben; bots: medium x2``), so LAN games are counted
-apart from local ones even against the same bots. Both go through the same figures (:func:`game_figures`), and the score
-and the winners of a LAN game come from its events (:func:`game_scorer`), as the engine's own result would give them.
+apart from local ones even against the same bots. A local game in which you took moves back is of kind
+``takebacks``, a group of its own ("medium, with takebacks"): never among your ordinary wins. All go through the
+same figures (:func:`game_figures`), and the score and the winners of a LAN game come from its events
+(:func:`game_scorer`), as the engine's own result would give them.
 
 The database:
 
@@ -423,7 +425,10 @@ def match_key(table: Table) -> str:
     return f"{table.entry.key}|{table.seed}|{table.started_at}"
 
 
-Kind = Literal["local", "lan"]
+Kind = Literal["local", "takebacks", "lan"]
+KINDS: tuple[Kind, ...] = ("local", "takebacks", "lan")
+"""Where and how a game was played: at this screen; at this screen with moves taken back (counted apart, never
+with the ordinary games against the same opponents); at a LAN host."""
 
 
 @dataclass(frozen=True)
@@ -460,7 +465,7 @@ def played_at_table(table: Table, seat: int) -> Played:
         game=table.entry.key,
         preset=table.preset,
         level=opponents(table, checked),
-        kind="local",
+        kind="takebacks" if table.takebacks else "local",
         players=len(table.seats),
         seat=checked,
         winners=tuple(result.winners),
@@ -747,7 +752,7 @@ def _queued_row(line: bytes) -> Row | None:
         return None
     if not isinstance(data, dict) or set(data) != set(_COLUMNS):
         return None
-    if not all(isinstance(data[key], str) for key in _TEXT) or data["kind"] not in ("local", "lan"):
+    if not all(isinstance(data[key], str) for key in _TEXT) or data["kind"] not in KINDS:
         return None
     if not all(isinstance(data[key], int) and not isinstance(data[key], bool) for key in _WHOLE):
         return None
@@ -816,11 +821,12 @@ def _queue(where: Path, row: Row, reason: str) -> tuple[str, bool]:
 
 
 # -- reading -------------------------------------------------------------------------------------------------------
-def _group_order(row: tuple[str, str, str, str]) -> tuple[int, str, bool, str]:
-    """Per game and preset: the local groups, then the LAN ones."""
+def _group_order(row: tuple[str, str, str, str]) -> tuple[int, str, int, str]:
+    """Per game and preset: the local groups, then those with takebacks, then the LAN ones."""
     keys = [entry.key for entry in entries()]
     game, preset, kind, level = row
-    return (keys.index(game) if game in keys else len(keys), preset, kind != "local", level)
+    order = KINDS.index(kind) if kind in KINDS else len(KINDS)
+    return (keys.index(game) if game in keys else len(keys), preset, order, level)
 
 
 def _streaks(won: Sequence[int]) -> tuple[int, int]:
@@ -878,8 +884,8 @@ def _check_row(found: Sequence[Any]) -> _Row:
         raise ValueError(f"its game {echo(game, 40)} is not a registry key")
     if preset not in {p.key for p in entry.game.presets}:
         raise ValueError(f"its preset {echo(preset, 40)} is not one of {entry.game.name}'s")
-    if kind not in ("local", "lan"):
-        raise ValueError(f"its kind {echo(kind, 20)} is neither local nor lan")
+    if kind not in KINDS:
+        raise ValueError(f"its kind {echo(kind, 20)} is none of {', '.join(KINDS)}")
     _checked_text(level, "opponents", _LEVEL_LIMIT)
     for value, what in ((won, "won"), (shared, "shared")):
         if type(value) is not int or value not in (0, 1):
@@ -929,8 +935,9 @@ _COLUMNS_READ = "game, preset, kind, level, won, shared, score, counts, finished
 def summary(path: Path | None = None, *, wait: float | None = None) -> dict[str, Any]:
     """Every group's figures as JSON data: ``{"schema", "path", "games", "skipped", "problem", "groups": [...]}``.
 
-    A group is one game, preset, kind (``local``, ``lan``) and ``level`` (its opponents); ``opponents`` says them in
-    words (a LAN group's with ``LAN:`` before them).
+    A group is one game, preset, kind (``local``, ``takebacks``, ``lan``) and ``level`` (its opponents);
+    ``opponents`` says them in words (a LAN group's with ``LAN:`` before them, a group with takebacks with ``, with
+    takebacks`` after them).
 
     Each row is checked against the schema first (its game and preset known, its numbers numbers, its counts a JSON
     object of whole numbers...): a row that does not fit is left out, counted in ``skipped``, and ``problem`` says
@@ -1006,7 +1013,7 @@ def _group(key: tuple[str, str, str, str], games: list[tuple[int, int, float, di
         "preset_name": preset_name,
         "level": level,
         "kind": kind,
-        "opponents": level if kind == "local" else f"LAN: {level}",
+        "opponents": _opponents(kind, level),
         "games": len(games),
         "wins": sum(won),
         "shared_wins": sum(row[1] for row in games),
@@ -1019,6 +1026,13 @@ def _group(key: tuple[str, str, str, str], games: list[tuple[int, int, float, di
         "labels": labels,
         "counts": totals,
     }
+
+
+def _opponents(kind: str, level: str) -> str:
+    """A group's opponents in words: the level, with takebacks said, or a LAN game's people and bots."""
+    if kind == "lan":
+        return f"LAN: {level}"
+    return f"{level}, with takebacks" if kind == "takebacks" else level
 
 
 def history(

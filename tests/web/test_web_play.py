@@ -2,7 +2,8 @@
 of the protocol (a scripted client) and a bot at a Screw Your Neighbor table, and Zoe in headless chromium, who
 types her name on the page, sits from the lobby with Enter and plays her turns by key (``s``) and by clicking the
 Stay button and the round's Next button, on the turn clock, opens the rules pane, chats, and sees the page redrawn
-when the window is resized; what the page shows is read from its terminal. Closing her tab ends her
+when the window is resized; then she plays on by key to the match's end and sees its results (the winner, every
+place), redrawn again when the window grows; what the page shows is read from its terminal. Closing her tab ends her
 process within seconds (the host's children are counted). Screenshots at 1280x800 and 800x600 are written under
 build/screenshots (or $PARLOUR_SCREENSHOTS)."""
 
@@ -14,9 +15,9 @@ from typing import Any
 
 from conftest import GONE, START, WAIT, Creator, Host, Terminal, screenshots_dir, until
 
-from engine.games.chase.rules import Stayed
+from engine.games.chase.rules import Paid, Stayed
 from engine.lan.remote_session import NetworkSession
-from engine.match import RoundOver
+from engine.match import MatchOver, RoundOver
 
 
 def seat(cleo: NetworkSession, index: int) -> dict[str, Any] | None:
@@ -100,6 +101,42 @@ def test_a_browser_guest_signs_in_sits_and_plays_by_key_and_by_click(chromium: A
         page.screenshot(shots / "table-800x600.png")
         assert creator.failed is None, creator.failed
         assert her_turns() >= 2
+
+        # On to the match's end, by key: space closes each hand's dialog (the last one's goes on to the results),
+        # s stays at each of her turns (her seat's title on the clock), until the results show. Space, not Enter:
+        # on a busy machine the page may still show a dialog its app has closed, and a key pressed again then
+        # reaches the results, where Enter would press Play again and space does nothing.
+        def play_on() -> bool:
+            text = page.text()
+            if "Play again" in text:  # (the results' button)
+                return True
+            if "(Enter)" in text:
+                page.press("Space")
+            elif re.search(r"Zoe \d+ s", text) and "Stay (s)" in text:
+                page.press("s")
+            return False
+
+        until(play_on, 8 * WAIT, "the match's results", lambda: f"{creator.events[-3:]}; {page.why()}", every=0.7)
+        until(lambda: not creator.is_alive(), WAIT, "Cleo told the match is over", page.why)
+        over = next((event for event in creator.events if isinstance(event, MatchOver)), None)
+        assert over is not None and len(over.winners) == 1, creator.events[-3:]
+        names = list(cleo.info.names)  # the table's names (the bot's given by the host)
+        assert names[:2] == ["Cleo", "Zoe"], names
+        names[1] = "You"  # Zoe's page names her so
+        title = f"Screw Your Neighbor — {'You win' if over.winners[0] == 1 else names[over.winners[0]] + ' wins'}"
+        until(lambda: f"{title} the match" in page.text() and "Play again" in page.text(), WAIT, title, page.why)
+        # Places: the winner first, then the one out last (one pays a life each hand: nobody shares a place).
+        out = [event.seat for event in creator.events if isinstance(event, Paid) and event.lives_left <= 0]
+        order = [over.winners[0], *reversed(out)]
+        assert sorted(order) == [0, 1, 2], creator.events
+        for place, index in enumerate(order, start=1):
+            assert re.search(rf"\b{place}\. {re.escape(names[index])}\b", page.text()), (place, names, page.why())
+        assert "Seed" not in page.text()  # a LAN table's seed is the host's
+        page.screenshot(shots / "results-800x600.png")
+        page.page.set_viewport_size({"width": 1280, "height": 800})  # the results redrawn to the larger window
+        until(lambda: len(page.rows()) >= 40 and title in page.text(), WAIT, "the results at 1280x800", page.why)
+        page.screenshot(shots / "results-1280x800.png")
+        assert creator.failed is None, creator.failed
 
         # Her tab closes: her process ends within seconds.
         page.close()

@@ -30,7 +30,7 @@ from tui.apps.navigation import Navigation, navigation_commands
 from tui.apps.notices import KeepsNotices
 from tui.dialogs.confirm import ConfirmScreen
 from tui.games import screen_class
-from tui.messages import MainMenu, PlayAgain, PlayConfig, ResumeMatch, StartGame
+from tui.messages import MainMenu, PlayAgain, PlayConfig, ResumeMatch, StartGame, TakeBack
 from tui.screens.table import TableScreen
 from tui.settings.file import GameDefaults, store
 from tui.settings.in_app import KeepsSettings, is_settings_screen
@@ -133,6 +133,8 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         given before (a test's, writing through a disk that fails) is used instead, and told to say its problems
         in the status line when it has nobody to tell."""
         self._keeper_lock = threading.Lock()
+        self._kept: tuple[TableHost, Callable[[], None]] | None = None
+        """The host whose match is kept (:meth:`_keep`), and what saves it now (after a takeback)."""
         self._app_thread: int | None = None
         self.unfinished: SavedTable | None = None
         """The match left unfinished that the menu offers to resume (left for the menu, or not taken up at the
@@ -208,6 +210,7 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
                 pace=self.pace,
                 bot_process=bots_in_a_process(),  # a thinking bot never slows this process (keys, drawing, quitting)
                 autostart=False,  # started once the table is drawn (_open_table)
+                takebacks=True,  # (every other seat is a computer player's)
             )
         except ParlourError as err:
             self.notify(str(err), severity="error", timeout=8, markup=False)
@@ -245,14 +248,18 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         table, path = host.table, autosave_path()
         saved = [len(table.actions)]
 
+        def save() -> None:
+            saved[0] = len(table.actions)
+            self._keeper().save(path, table)
+
         def on_event(event: Event) -> None:  # under the host's lock, on whichever thread applied the move: no I/O
             if isinstance(event, MatchOver):
                 self._keeper().finish(table, 0, save=path)
             elif len(table.actions) != saved[0]:
-                saved[0] = len(table.actions)
-                self._keeper().save(path, table)
+                save()
 
         host.subscribe(None, on_event, replay=False)
+        self._kept = (host, save)
 
     def _keeper(self) -> Keeper:
         with self._keeper_lock:
@@ -331,7 +338,9 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         """Open the saved ``table`` exactly where it stopped (same cards, seat to move, bots and seed)."""
         self.unfinished = None
         decider = ProcessDecider() if bots_in_a_process() else None
-        host = TableHost(table, pace=self.pace, decider=decider, autostart=False)  # started by _open_table
+        host = TableHost(
+            table, pace=self.pace, decider=decider, autostart=False, takebacks=True
+        )  # (_open_table starts it)
         levels = [seat.level for seat in table.seats if seat.level is not None]
         config = PlayConfig(
             game=table.entry.key,
@@ -386,6 +395,28 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         if problem is not None:
             self.notify(problem, severity="warning", timeout=10, markup=False)
 
+    def on_take_back(self, message: TakeBack) -> None:
+        """Your latest move taken back: the host goes back to that decision, exactly as it was, the save is written
+        again, and the table is opened anew on it (its log and table as your seat saw them then, nothing more)."""
+        message.stop()
+        host = self.host
+        screen = next((s for s in reversed(self.screen_stack) if isinstance(s, TableScreen)), None)
+        if host is None or screen is None or screen.me is None:
+            return
+        try:
+            host.take_back(screen.me)
+        except ParlourError as err:
+            screen.refuse(str(err))
+            return
+        kept = self._kept
+        if kept is not None and kept[0] is host:
+            kept[1]()  # the save holds the line of play from here on
+        fresh = type(screen)(host.connect(screen.me))
+        fresh.seed = host.table.seed
+        self._show_screen(fresh)
+        screen.session.close()  # (after the new one has connected: the seat is never left empty)
+        self.notify("Your move is taken back: the table is as it was at that decision.", timeout=4, markup=False)
+
     def on_play_again(self, message: PlayAgain) -> None:
         message.stop()
         self.play_again()
@@ -414,6 +445,10 @@ class ParlourApp(Navigation, KeepsSettings, KeepsNotices, App[None]):
         if isinstance(screen, TableScreen):
             yield from screen.commands()
             yield SystemCommand("Toggle rules", "Show or hide the rules pane (r)", screen.action_toggle_rules)
+            if screen.takeback_refusal() is None:
+                yield SystemCommand(
+                    "Take back", "Back to your previous decision, as it was (u)", screen.action_take_back
+                )
             yield SystemCommand(
                 "Main menu", "Back to the main menu (m; asks first while the match is on)", self._to_menu
             )

@@ -1,4 +1,5 @@
-"""The settings dialog: your name, theme, card faces, colours, pace, and what the menu starts from for each game.
+"""The settings dialog: your name, theme, card faces, colours, the bell at your turn, pace, and what the menu
+starts from for each game.
 
 It opens over whatever is on screen (the menu with ``s``, or a table from the command palette). Nothing changes
 until you save (the Save button or ``ctrl+s``): then the settings apply at once, everywhere (the theme, the cards
@@ -129,6 +130,14 @@ class SettingsScreen(ModalScreen[Settings | None]):
                     )
                     yield Label("Looks like")
                     yield Static(preview(settings.faces == "letters", settings.four_colour), id="set-preview")
+                    yield Label("Your turn")
+                    yield Checkbox(
+                        "Ring the bell",
+                        value=settings.bell,
+                        compact=True,
+                        id="set-bell",
+                        tooltip="The terminal's bell when your turn comes after a wait (at a LAN table, at 10 s left)",
+                    )
                     yield Label("Computer players")
                     yield Select(
                         pace_choices(BOT_PACES, settings.bot_pace),
@@ -211,6 +220,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
             theme=self._value("#set-theme", settings.theme),
             faces="letters" if faces == "letters" else "symbols",
             four_colour=self.query_one("#set-four-colour", Checkbox).value,
+            bell=self.query_one("#set-bell", Checkbox).value,
             bot_pace=float(self._value("#set-bot-pace", settings.bot_pace)),
             chain_pace=float(self._value("#set-chain-pace", settings.chain_pace)),
             games=games,

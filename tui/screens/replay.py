@@ -136,7 +136,9 @@ class ReplayScreen(StepScreen):
         self.words = describer(cursor.table.entry.key, header.options)
 
     def on_mount(self) -> None:
-        self.sub_title = f"Replay · {self.cursor.table.entry.title} · seed {self.cursor.header.seed}"
+        header = self.cursor.header
+        taken = f" · with takebacks ({header.takebacks})" if header.takebacks else ""
+        self.sub_title = f"Replay · {self.cursor.table.entry.title} · seed {header.seed}{taken}"
         self.show()
 
     def go(self, position: int) -> None:

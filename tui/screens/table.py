@@ -50,7 +50,7 @@ from engine.game import Action
 from engine.hints import Hint
 from engine.match import MatchOver, RoundOver, RoundStarted
 from engine.session import Session, Snapshot, Update
-from tui.messages import MainMenu, PlayAgain
+from tui.messages import MainMenu, PlayAgain, TakeBack
 from tui.screens.quick import StyledOnce, preset_breakpoints
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.event_log import EventLog
@@ -76,6 +76,15 @@ SESSION_BINDINGS: list[BindingType] = [
         "Fast to the end",
         tooltip="You are out of this deal: the computer players play it to its end at full speed",
     ),
+    # Not in the footer (at 80 columns it would push out the keys panel's key): the keys panel and the palette
+    # offer it; pressed where it cannot be done, it says why.
+    Binding(
+        "u",
+        "take_back",
+        "Take back",
+        show=False,
+        tooltip="Back to your previous decision, as it was (against computer players only)",
+    ),
     Binding("pageup", "scroll_log('page_up')", "Log up", show=False),
     Binding("pagedown", "scroll_log('page_down')", "Log down", show=False),
     Binding("ctrl+home", "scroll_log('home')", "Log start", show=False),
@@ -87,6 +96,12 @@ back to the menu, or to the lobby at a LAN table (one of each pair is hidden, se
 
 REFUSAL_SECONDS = 6.0
 """How long a refusal stays in the status line (unless the table changes first)."""
+
+BELL_AFTER = 5.0
+"""Seconds you must have waited for your turn before the bell rings when it comes (with the bell setting on)."""
+
+BELL_CLOCK = 10
+"""Seconds left on your LAN turn clock when the bell rings (with the bell setting on)."""
 
 PROBLEM_SECONDS = 12.0
 """How long a write problem (the game could not be saved...) stays in the status line, whatever the table does."""
@@ -183,6 +198,10 @@ class TableScreen(StyledOnce, Screen[None]):
         self._clock_timer: Timer | None = None
         self._clock_notified = False
         """The notice of your clock was given this turn (it is given again once another seat has moved)."""
+        self._clock_belled: ClockNote | None = None
+        """The clock the bell rang for at :data:`BELL_CLOCK` seconds left (once a clock)."""
+        self._waiting_since: float | None = None
+        """Since when (in :attr:`now`'s time) the table drawn has not been at your turn: None at your turn."""
         self._clock_moved: int | None = None
         """The seat a bot is moving for, its clock having run out: the log's next line tells it so."""
         self._stop_watching: Callable[[], None] | None = None
@@ -497,6 +516,11 @@ class TableScreen(StyledOnce, Screen[None]):
         if snap is not None and self._clock is not None and snap.version > self._clock.version:
             self._clock = None  # the table has moved on: that clock is over
         shown = self.clock_shown()
+        clock = self._clock
+        if shown is not None and shown[0] == self.me and shown[1] <= BELL_CLOCK and clock is not self._clock_belled:
+            self._clock_belled = clock
+            if self.bell_on:
+                self.app.bell()
         if self._clock_timer is not None:
             self._clock_timer.stop()
             self._clock_timer = None
@@ -543,6 +567,27 @@ class TableScreen(StyledOnce, Screen[None]):
             self._show_problem()
         self.refresh_bindings()
         self._clock_drawn()
+        self._notice_turn()
+
+    # -- the bell -----------------------------------------------------------------------------------------------
+    @property
+    def bell_on(self) -> bool:
+        """Does your bell setting ask for the bell (an app without settings: no)?"""
+        return getattr(getattr(self.app, "settings", None), "bell", False) is True
+
+    def _notice_turn(self) -> None:
+        """After the table is drawn: the bell when your turn has come after more than :data:`BELL_AFTER` seconds
+        of waiting (counted on :attr:`now`, from when the table last left your turn or you closed a dialog)."""
+        if self.me is None:
+            return
+        now = self.now()
+        if not self.my_turn:
+            if self._waiting_since is None:
+                self._waiting_since = now
+            return
+        since, self._waiting_since = self._waiting_since, None
+        if since is not None and now - since > BELL_AFTER and self.bell_on:
+            self.app.bell()
 
     @property
     def table_snapshot(self) -> Snapshot:
@@ -573,6 +618,8 @@ class TableScreen(StyledOnce, Screen[None]):
 
     def _round_dialog_closed(self, _: None = None) -> None:
         self._round_over = None
+        if self._waiting_since is not None:
+            self._waiting_since = self.now()  # (you have just closed it: the wait for your turn starts again)
         self.session.ready()
         self._drain()
 
@@ -790,6 +837,27 @@ class TableScreen(StyledOnce, Screen[None]):
         self._hurrying = True
         hurry()
         self.refresh_bindings()
+
+    def takeback_refusal(self) -> str | None:
+        """Why ``u`` cannot take your move back now, in one sentence (None: it can). Only at a table in this process
+        whose every other seat is a computer player (the session says), never a LAN table or a spectator's."""
+        ask = getattr(self.session, "takeback_refusal", None)
+        if not callable(ask):
+            return "Takebacks are only for a table in this process, against computer players."
+        if self.watching:
+            return "You are watching this table: there is no move of yours to take back."
+        if self._stepping:
+            return "Wait a moment: the table is still showing the last move."
+        refusal = ask()
+        return refusal if isinstance(refusal, str) or refusal is None else str(refusal)
+
+    def action_take_back(self) -> None:
+        """Ask the app to take your latest move back (it opens the table again as it was at that decision)."""
+        refusal = self.takeback_refusal()
+        if refusal is not None:
+            self.refuse(refusal)
+            return
+        self.post_message(TakeBack())
 
     def action_to_menu(self) -> None:
         self._leave("menu")

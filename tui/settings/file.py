@@ -1,15 +1,16 @@
 """Your settings, kept between runs in a small TOML file.
 
 What is kept: your name, the theme, how cards are written (suit symbols or plain letters, two colours or four),
-the pace of the computer players and of a chain of placements, and for each game the opponents' level and the
-number of players the menu starts from. The file lives in the user config directory
-(``platformdirs.user_config_dir("parlour")``, or ``$PARLOUR_CONFIG_DIR`` when set: the tests point it at a
-temporary directory) and reads like this::
+whether the terminal's bell rings at your turn (off by default), the pace of the computer players and of a chain
+of placements, and for each game the opponents' level and the number of players the menu starts from. The file
+lives in the user config directory (``platformdirs.user_config_dir("parlour")``, or ``$PARLOUR_CONFIG_DIR`` when
+set: the tests point it at a temporary directory) and reads like this::
 
     name = "Ann"
     theme = "nord"
     faces = "letters"
     four_colour = true
+    bell = true
     bot_pace = 0.6
     chain_pace = 0.35
 
@@ -129,6 +130,8 @@ class Settings:
     """``symbols`` (``10♥``) or ``letters`` (``10H``, for terminals without the suit symbols)."""
     four_colour: bool = False
     """Diamonds and clubs in colours of their own, for players who tell red from black poorly."""
+    bell: bool = False
+    """The terminal's bell when your turn comes after a wait, and when a LAN table's clock has 10 s left for you."""
     bot_pace: float = BOT_PACE
     """Seconds a computer player's move stays on screen before the next (0 to :data:`MAX_PACE`)."""
     chain_pace: float = CHAIN_PACE
@@ -218,11 +221,15 @@ def from_data(data: Mapping[str, Any], themes: Collection[str] = BUILTIN_THEMES)
     four_colour = data.get("four_colour", False)
     if not isinstance(four_colour, bool):
         raise SettingsError(f"four_colour should be true or false, not {echo(four_colour, 40)}")
+    bell = data.get("bell", False)
+    if not isinstance(bell, bool):
+        raise SettingsError(f"bell should be true or false, not {echo(bell, 40)}")
     return Settings(
         name=name.strip(),
         theme=theme,
         faces=faces,
         four_colour=four_colour,
+        bell=bell,
         bot_pace=_pace(data, "bot_pace", BOT_PACE),
         chain_pace=_pace(data, "chain_pace", CHAIN_PACE),
         games=_games(data.get("games")),
@@ -295,6 +302,7 @@ def to_data(settings: Settings) -> dict[str, Any]:
         theme=settings.theme,
         faces=settings.faces,
         four_colour=settings.four_colour,
+        bell=settings.bell,
         bot_pace=settings.bot_pace,
         chain_pace=settings.chain_pace,
     )
