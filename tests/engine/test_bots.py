@@ -151,23 +151,25 @@ def test_medium_uses_what_the_dealer_knows_for_certain(
 
 
 def test_medium_as_dealer_never_keeps_a_card_it_knows_pays() -> None:
-    """Over many random dealer decisions with every other card known (two players in), ``medium`` never stays
-    with a card that pays for certain, and never gives away one that cannot pay."""
+    """Over random two-player hands (every option set), at each dealer decision where the dealer knows the other's
+    card, ``medium`` never stays with a card that pays for certain, and never gives away one that cannot pay."""
+    rng = random.Random(5)
     checked = 0
-    for state in random_positions(3000, seed=5):
-        seat = state.to_move
-        assert seat is not None
-        view = state.view(seat)
-        if view.turn != len(view.order) - 1 or len(view.order) != 2 or len(state.legal_actions()) < 2:
-            continue
-        known = dict(view.known)
-        if len(known) < 2:
-            continue
-        choice = choose("medium", state)
-        pays = seat in payments({s: known[s] for s in view.order}, view.options)
-        assert (choice is not STAY) == pays, (known, choice)
-        checked += 1
-    assert checked >= 20, checked
+    for number in range(400):
+        state = GAME.new_match(2, OPTION_SETS[number % len(OPTION_SETS)], random.Random(number))
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            view = state.view(seat)
+            legal = state.legal_actions()
+            known = dict(view.known)
+            if view.turn == len(view.order) - 1 and len(legal) > 1 and all(s in known for s in view.order):
+                pays = seat in payments({s: known[s] for s in view.order}, view.options)
+                choice = make_bot(GAME, "medium").choose(view, legal, random.Random(number))
+                assert (choice is not STAY) == pays, (known, choice)
+                checked += 1
+            state.apply(seat, rng.choice(legal))
+    assert checked >= 100, checked
 
 
 HARD_CASES = [
