@@ -70,9 +70,11 @@ _PAGE = """<!DOCTYPE html>
     <link rel="stylesheet" href="{static}css/xterm.css">
     <script src="{static}js/textual.js"></script>
     <style>
-      html, body {{ margin: 0; height: 100%; background: #0c181f; color: #f0f0f0; }}
+      html, body {{ margin: 0; height: 100%; overflow: hidden; background: #0c181f; color: #f0f0f0; }}
       body {{ font-family: monospace; }}
-      .textual-terminal {{ width: 100vw; height: 100vh; }}
+      /* The page never scrolls: xterm.js keeps its input textarea at the cursor, which after the window shrinks
+         can lie below the terminal; clipped here, it cannot make the page taller and scroll the table away. */
+      .textual-terminal {{ width: 100vw; height: 100vh; position: relative; overflow: clip; }}
       .closed {{ display: none; position: absolute; inset: 0; align-items: center; justify-content: center; }}
       body.-closed .closed {{ display: flex; background: rgba(12, 24, 31, 0.9); }}
       .closed div {{ padding: 2em; background: #12232d; text-align: center; }}

@@ -132,9 +132,18 @@ def test_a_browser_guest_signs_in_sits_and_plays_by_key_and_by_click(chromium: A
         for place, index in enumerate(order, start=1):
             assert re.search(rf"\b{place}\. {re.escape(names[index])}\b", page.text()), (place, names, page.why())
         assert "Seed" not in page.text()  # a LAN table's seed is the host's
+        # The page itself never scrolls (the terminal fills it): keys typed after the window shrank once moved it.
+        scrolled = page.page.evaluate("() => [window.scrollY, document.documentElement.scrollHeight, innerHeight]")
+        assert scrolled[0] == 0 and scrolled[1] <= scrolled[2], scrolled
         page.screenshot(shots / "results-800x600.png")
         page.page.set_viewport_size({"width": 1280, "height": 800})  # the results redrawn to the larger window
-        until(lambda: len(page.rows()) >= 40 and title in page.text(), WAIT, "the results at 1280x800", page.why)
+
+        def redrawn() -> bool:
+            """The results, and the table behind them drawn to the new width (its seats' row reaches the edge)."""
+            rows = page.rows()
+            return len(rows) >= 40 and title in page.text() and len(rows[1].rstrip()) >= len(rows[1]) - 1 > 100
+
+        until(redrawn, WAIT, "the results at 1280x800, over the table redrawn", page.why)
         page.screenshot(shots / "results-1280x800.png")
         assert creator.failed is None, creator.failed
 
