@@ -115,3 +115,30 @@ async def test_refused_when_another_person_sits_at_the_table() -> None:
 async def test_refused_for_a_spectator() -> None:
     host = _after_a_move([None, "easy", "easy"], takebacks=True)
     await _refused(None, host, False, "You are watching this table: there is no move of yours to take back.")
+
+
+async def test_u_in_the_hands_dialog_takes_back_the_move_that_ended_the_hand() -> None:
+    """As the dealer your move ends the hand and its dialog opens: ``u`` there takes that move back too, and the
+    table is as it was at that decision (the dialog goes with the table it belonged to)."""
+    from tui.dialogs.round_over import RoundOverScreen
+
+    app = ParlourApp(start=PlayConfig(game="screw", players=3, seed=21, difficulty="easy"), pace=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(12):
+            screen = await next_turn(pilot)
+            assert screen.snapshot is not None
+            view = screen.snapshot.view
+            if view.turn == len(view.order) - 1:  # the dealer: nobody acts after you
+                break
+            await pilot.press("s")
+        else:
+            raise AssertionError("never the dealer")
+        before = position(screen)
+        await pilot.press("s")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, RoundOverScreen))
+        await pilot.press("u")
+        assert await wait_for(pilot, lambda: my_turn(pilot) and table_screen(pilot) is not screen)
+        assert not isinstance(app.screen, RoundOverScreen)
+        assert position(table_screen(pilot)) == before
+        host = app.host
+        assert host is not None and host.table.takebacks == 1

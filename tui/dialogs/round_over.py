@@ -24,6 +24,10 @@ DIALOG_KEYS: list[BindingType] = [
 ]
 """The app's own keys, which a modal dialog would otherwise swallow (only priority keys pass a modal screen)."""
 
+TAKE_BACK_KEY = Binding("u", "take_back", "Take back", show=False, tooltip="Back to your previous decision, as it was")
+"""``u`` in a round's dialog: the move that ended the round taken back, as at the table (the table beneath says
+whether it may be; the dialog goes with the table it belonged to)."""
+
 
 def next_bindings(label: str) -> list[BindingType]:
     """The keys that go on to the next round, shown in the footer as ``label`` (or, after the last round, as
@@ -36,6 +40,7 @@ def next_bindings(label: str) -> list[BindingType]:
         Binding("n", "next", label, show=False),
         Binding("escape", "next", label, show=False),
         Binding("escape", "results", RESULTS, show=False),
+        TAKE_BACK_KEY,
         *DIALOG_KEYS,
     ]
 
@@ -82,6 +87,20 @@ class RoundOverScreen(ModalScreen[None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(None)
+
+    def action_take_back(self) -> None:
+        """Ask the table beneath to take your move back; where it may not, say why here (the table's status line
+        is behind this dialog)."""
+        for screen in reversed(self.app.screen_stack[:-1]):
+            refusal = getattr(screen, "takeback_refusal", None)
+            take_back = getattr(screen, "action_take_back", None)
+            if callable(refusal) and callable(take_back):
+                why = refusal()
+                if why is not None:
+                    self.notify(str(why), severity="warning", timeout=4, markup=False)
+                    return
+                take_back()
+                return
 
 
 class SeatRowsScreen(RoundOverScreen):
