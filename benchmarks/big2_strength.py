@@ -1,19 +1,21 @@
-"""How strong the Big Two ``hard`` bot is against ``medium``, and how long it thinks, on this machine.
+"""How strong a Big Two bot level is against another, and how long it thinks, on this machine.
 
-Run: ``.venv/bin/python benchmarks/big2_strength.py [--games 600] [--players 4] [--seed 1] [--json]
-[--set NAME=VALUE ...] [--jobs N] [--record FILE]``
+Run: ``.venv/bin/python benchmarks/big2_strength.py [--level hard] [--against medium] [--games 600]
+[--players 4] [--seed 1] [--json] [--set NAME=VALUE ...] [--jobs N] [--record FILE]``
 
-Plays one-deal games of ``hard`` against ``medium`` bots in every other seat. Each deal is played once with ``hard``
-in every seat (a *duplicate* deal: the same cards, ``hard`` holding each hand in turn), so neither the seat nor the
-luck of the cards favours it; the number of games is rounded up to whole deals. Prints ``hard``'s share of wins
-with a 95% interval, its mean score, and the time of each of its decisions that had a choice (median, 95th
-percentile, slowest).
+Plays one-deal games of one bot (``--level``: ``easy``, ``medium``, ``hard`` or ``reference``, the outside-style
+heuristic of ``benchmarks/big2_reference.py``; ``hard`` unless told) against bots of another level (``--against``,
+``medium`` unless told) in every other seat. Each deal is played once with the measured bot in every seat (a
+*duplicate* deal: the same cards, the measured bot holding each hand in turn), so neither the seat nor the luck of
+the cards favours it; the number of games is rounded up to whole deals, and the deals are the same for every pair
+of levels. Prints the measured bot's share of wins with a 95% interval, its mean score, and the time of each of
+its decisions that had a choice (median, 95th percentile, slowest).
 
 The interval is computed over deals (the mean of each deal's ``players`` games), not over games: the games of one
 deal share its cards, so they are not independent draws. An equal player wins ``1 / players`` of the games.
 
 Everything is seeded: the same ``--seed`` gives the same games and the same wins (the bots count their budget in
-playouts, not seconds); only the times change with the machine's load. So two variants of ``hard`` (``--set
+playouts, not seconds); only the times change with the machine's load. So two variants of a bot (``--set
 playouts=600``...) are best compared on the same seed, deal by deal: ``--record`` writes each game's outcome, in
 the order played, beside the figures.
 """
@@ -32,34 +34,43 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from engine.games.big2.bots import HardBig2Bot
-from engine.table import Table
+from big2_reference import REFERENCE, make_level, seat_table
+
+LEVELS = ("easy", "medium", "hard", REFERENCE)
+"""The levels this script pits against each other: Parlour's three and the reference opponent."""
 
 
-def play_deal(deal: int, players: int, seed: int, settings: dict[str, float]) -> list[tuple[float, float, list[float]]]:
-    """Play one deal ``players`` times, ``hard`` in each seat in turn: for each game, ``hard``'s share of the win,
-    its score and the seconds of each of its decisions that had a choice."""
+def play_deal(
+    deal: int,
+    players: int,
+    seed: int,
+    settings: dict[str, float],
+    level: str = "hard",
+    against: str = "medium",
+) -> list[tuple[float, float, list[float]]]:
+    """Play one deal ``players`` times, ``level`` in each seat in turn and ``against`` in the others: for each game,
+    the measured bot's share of the win, its score and the seconds of each of its decisions that had a choice."""
     games = []
-    for hard_seat in range(players):
-        bots = ["medium"] * players
-        bots[hard_seat] = "hard"
-        table = Table.create("big2", players, seed=seed * 1_000_003 + deal, bots=bots, deals=1)
-        hard = table.seats[hard_seat].bot
-        assert isinstance(hard, HardBig2Bot)
+    for seat in range(players):
+        bots = [against] * players
+        bots[seat] = level
+        table = seat_table(bots, seed=seed * 1_000_003 + deal)
+        measured = table.seats[seat].bot
+        assert measured is not None
         for name, value in settings.items():
-            setattr(hard, name, type(getattr(hard, name))(value))
+            setattr(measured, name, type(getattr(measured, name))(value))
         state = table.state
         times = []
         while not state.is_over:
-            timed = state.to_move == hard_seat and len(state.legal_actions()) > 1
+            timed = state.to_move == seat and len(state.legal_actions()) > 1
             start = time.perf_counter()
             table.step_bot()
             if timed:
                 times.append(time.perf_counter() - start)
         result = state.result
         assert result is not None
-        share = 1 / len(result.winners) if hard_seat in result.winners else 0.0
-        games.append((share, float(result.scores[hard_seat]), times))
+        share = 1 / len(result.winners) if seat in result.winners else 0.0
+        games.append((share, float(result.scores[seat]), times))
     return games
 
 
@@ -70,17 +81,22 @@ def play(
     progress: bool = False,
     settings: dict[str, float] | None = None,
     jobs: int = 1,
+    level: str = "hard",
+    against: str = "medium",
 ) -> dict[str, Any]:
     """Play the games and return the figures (see the module docstring). ``settings`` overrides attributes of the
-    ``hard`` bot (``playouts``, ``max_candidates``...), to compare variants on the same deals. ``jobs`` processes
-    share the deals; the games and wins are the same for any number (the times are not, on a busy machine)."""
+    measured bot (``playouts``, ``max_candidates``... of ``hard``), to compare variants on the same deals. ``jobs``
+    processes share the deals; the games and wins are the same for any number (the times are not, on a busy
+    machine)."""
     deals = math.ceil(games / players)
     per_deal: list[float] = []
     scores: list[float] = []
     times: list[float] = []
     outcomes: list[float] = []
     started = time.perf_counter()
-    work = functools.partial(play_deal, players=players, seed=seed, settings=settings or {})
+    work = functools.partial(
+        play_deal, players=players, seed=seed, settings=settings or {}, level=level, against=against
+    )
     with contextlib.ExitStack() as stack:
         if jobs > 1:
             pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(jobs))
@@ -95,7 +111,7 @@ def play(
             per_deal.append(sum(share for share, _, _ in deal_games) / players)
             if progress:
                 print(
-                    f"\r{len(per_deal) * players} games, hard won {statistics.mean(per_deal):.1%}",
+                    f"\r{len(per_deal) * players} games, {level} won {statistics.mean(per_deal):.1%}",
                     end="",
                     file=sys.stderr,
                     flush=True,
@@ -110,6 +126,8 @@ def play(
         "deals": deals,
         "players": players,
         "seed": seed,
+        "level": level,
+        "against": against,
         "win_rate": round(rate, 4),
         "interval": [round(rate - half, 4), round(rate + half, 4)],
         "equal_share": round(1 / players, 4),
@@ -127,6 +145,10 @@ def play(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--level", default="hard", choices=LEVELS, help="the bot measured (hard unless told)")
+    parser.add_argument(
+        "--against", default="medium", choices=LEVELS, help="the level in every other seat (medium unless told)"
+    )
     parser.add_argument("--games", type=int, default=600, help="games to play, rounded up to whole deals")
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     parser.add_argument("--seed", type=int, default=1)
@@ -136,7 +158,7 @@ def main() -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="override an attribute of the hard bot (repeatable), e.g. --set playouts=400",
+        help="override an attribute of the measured bot (repeatable), e.g. --set playouts=400",
     )
     parser.add_argument(
         "--jobs", type=int, default=1, help="processes sharing the deals (same games and wins; busier times)"
@@ -146,8 +168,8 @@ def main() -> None:
     settings: dict[str, float] = {}
     for item in args.set:
         name, _, value = item.partition("=")
-        if not hasattr(HardBig2Bot, name) or not value:
-            parser.error(f"--set {item}: expected NAME=VALUE with NAME an attribute of the hard bot")
+        if not hasattr(make_level(args.level), name) or not value:
+            parser.error(f"--set {item}: expected NAME=VALUE with NAME an attribute of the {args.level} bot")
         try:
             settings[name] = float(value)
         except ValueError:
@@ -156,7 +178,16 @@ def main() -> None:
         parser.error(f"--games must be at least {2 * args.players} (two deals) for an interval")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
-    figures = play(args.games, args.players, args.seed, progress=not args.json, settings=settings, jobs=args.jobs)
+    figures = play(
+        args.games,
+        args.players,
+        args.seed,
+        progress=not args.json,
+        settings=settings,
+        jobs=args.jobs,
+        level=args.level,
+        against=args.against,
+    )
     if args.record:
         with open(args.record, "w", encoding="utf-8") as file:
             json.dump(figures, file)
@@ -165,12 +196,13 @@ def main() -> None:
         return
     low, high = figures["interval"]
     print(
-        f"hard against {args.players - 1} medium, {figures['games']} one-deal games ({figures['deals']} deals, "
-        f"seed {args.seed}): won {figures['win_rate']:.1%} (95% interval {low:.1%} to {high:.1%}; "
-        f"an equal player wins {figures['equal_share']:.1%}), mean score {figures['mean_score']:+.2f}"
+        f"{args.level} against {args.players - 1} {args.against}, {figures['games']} one-deal games "
+        f"({figures['deals']} deals, seed {args.seed}): won {figures['win_rate']:.1%} "
+        f"(95% interval {low:.1%} to {high:.1%}; an equal player wins {figures['equal_share']:.1%}), "
+        f"mean score {figures['mean_score']:+.2f}"
     )
     print(
-        f"hard decisions with a choice: {figures['decisions']}; median {figures['median_ms']:.0f} ms, "
+        f"{args.level} decisions with a choice: {figures['decisions']}; median {figures['median_ms']:.0f} ms, "
         f"95th percentile {figures['p95_ms']:.0f} ms, slowest {figures['slowest_ms']:.0f} ms "
         f"({figures['seconds']:.0f} s in all, {args.jobs} job{'s' if args.jobs > 1 else ''})"
     )
