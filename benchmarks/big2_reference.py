@@ -4,7 +4,8 @@ It plays the classic greedy-with-control heuristics of public Big Two strategy w
 spirit of bluo42/big2-ai's; nothing of theirs is copied, and it was written without reading Parlour's bots):
 
 - it splits its hand into *units*: five-card hands first (each taken only when it makes the hand shorter to play
-  out, the one that leaves the fewest ranks, then the weakest), then triples, pairs and single cards by rank;
+  out, the one that leaves the fewest ranks, then the weakest, sparing the 2s), then triples, pairs and single
+  cards by rank;
 - leading, it plays its lowest unit that is not a control (a larger unit first on a tie), so low singles and whole
   combinations go out early; the first play of a deal is the unit holding the starting card;
 - following, it beats with the smallest unit that beats the table, never breaking a unit while its hand is long;
@@ -80,7 +81,8 @@ def units(mask: int, options: Big2Options) -> list[Combo]:
     """The hand split into the units it means to play: five-card hands, then triples, pairs and singles by rank.
 
     A five-card hand is taken while one makes the hand shorter to play out (one unit for the five cards, against
-    the ranks they took away); of those, the one that leaves the fewest ranks, then the weakest."""
+    the ranks they took away, a 2 spent in it counting as two units more); of those, the one that leaves the
+    fewest, then the weakest."""
     out: list[Combo] = []
     rest = mask
     while rest.bit_count() >= 5:
@@ -88,7 +90,7 @@ def units(mask: int, options: Big2Options) -> list[Combo]:
         best: tuple[int, int] | None = None
         chosen: Combo | None = None
         for combo in _fives(rest, options):
-            after = _ranks(rest & ~combo.mask) + 1
+            after = _ranks(rest & ~combo.mask) + 1 + 2 * (combo.mask >> 4 * TWOS != 0)
             if after >= before:
                 continue
             score = (after, combo.key)
