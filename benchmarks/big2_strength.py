@@ -1,7 +1,8 @@
 """How strong a Big Two bot level is against another, and how long it thinks, on this machine.
 
 Run: ``.venv/bin/python benchmarks/big2_strength.py [--level hard] [--against medium] [--games 600]
-[--players 4] [--seed 1] [--json] [--set NAME=VALUE ...] [--jobs N] [--record FILE]``
+[--players 4] [--seed 1] [--json] [--set NAME=VALUE ...] [--jobs N] [--record FILE] [--first-deal N]``, or
+``... big2_strength.py --join FILE FILE ... [--json]``
 
 Plays one-deal games of one bot (``--level``: ``easy``, ``medium``, ``hard`` or ``reference``, the outside-style
 heuristic of ``benchmarks/big2_reference.py``; ``hard`` unless told) against bots of another level (``--against``,
@@ -13,6 +14,10 @@ its decisions that had a choice (median, 95th percentile, slowest).
 
 The interval is computed over deals (the mean of each deal's ``players`` games), not over games: the games of one
 deal share its cards, so they are not independent draws. An equal player wins ``1 / players`` of the games.
+
+``--first-deal N`` numbers the deals from ``N``, so a long run can be played in parts (``--games 200`` twice, the
+second from deal 50); ``--join A.json B.json`` prints the figures of the parts' records as of one run (the same
+games as one run over all the deals).
 
 Everything is seeded: the same ``--seed`` gives the same games and the same wins (the bots count their budget in
 playouts, not seconds); only the times change with the machine's load. So two variants of a bot (``--set
@@ -83,11 +88,13 @@ def play(
     jobs: int = 1,
     level: str = "hard",
     against: str = "medium",
+    first_deal: int = 0,
 ) -> dict[str, Any]:
     """Play the games and return the figures (see the module docstring). ``settings`` overrides attributes of the
     measured bot (``playouts``, ``max_candidates``... of ``hard``), to compare variants on the same deals. ``jobs``
     processes share the deals; the games and wins are the same for any number (the times are not, on a busy
-    machine)."""
+    machine). The deals are numbered from ``first_deal``: two runs of the same levels over the deals ``0..k-1`` and
+    ``k..`` play exactly the games of one run over both, and :func:`join` makes their figures one."""
     deals = math.ceil(games / players)
     per_deal: list[float] = []
     scores: list[float] = []
@@ -97,12 +104,13 @@ def play(
     work = functools.partial(
         play_deal, players=players, seed=seed, settings=settings or {}, level=level, against=against
     )
+    numbers = range(first_deal, first_deal + deals)
     with contextlib.ExitStack() as stack:
         if jobs > 1:
             pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(jobs))
-            results: Iterator[list[tuple[float, float, list[float]]]] = pool.imap(work, range(deals))
+            results: Iterator[list[tuple[float, float, list[float]]]] = pool.imap(work, numbers)
         else:
-            results = map(work, range(deals))
+            results = map(work, numbers)
         for deal_games in results:
             for share, score, deal_times in deal_games:
                 outcomes.append(share)
@@ -118,29 +126,68 @@ def play(
                 )
     if progress:
         print(file=sys.stderr)
-    rate = statistics.mean(per_deal)
-    half = 1.96 * statistics.stdev(per_deal) / math.sqrt(deals) if deals > 1 else float("nan")
-    times.sort()
-    return {
-        "games": deals * players,
-        "deals": deals,
+    record = {
         "players": players,
         "seed": seed,
         "level": level,
         "against": against,
+        "first_deal": first_deal,
+        "seconds": round(time.perf_counter() - started, 1),
+        "jobs": jobs,
+        "settings": settings or {},
+        "per_deal": per_deal,
+        "scores": scores,
+        "times": times,
+        "outcomes": outcomes,
+    }
+    return {**summary(record), **record}
+
+
+def summary(record: dict[str, Any]) -> dict[str, Any]:
+    """The figures of a run's record: the win rate with its 95% interval (over deals), the mean score, the times."""
+    per_deal: list[float] = record["per_deal"]
+    players: int = record["players"]
+    deals = len(per_deal)
+    rate = statistics.mean(per_deal)
+    half = 1.96 * statistics.stdev(per_deal) / math.sqrt(deals) if deals > 1 else float("nan")
+    times = sorted(record["times"])
+    return {
+        "games": deals * players,
+        "deals": deals,
         "win_rate": round(rate, 4),
         "interval": [round(rate - half, 4), round(rate + half, 4)],
         "equal_share": round(1 / players, 4),
-        "mean_score": round(statistics.mean(scores), 2),
+        "mean_score": round(statistics.mean(record["scores"]), 2),
         "decisions": len(times),
         "median_ms": round(statistics.median(times) * 1000, 1) if times else None,
         "p95_ms": round(times[min(len(times) - 1, int(0.95 * len(times)))] * 1000, 1) if times else None,
         "slowest_ms": round(times[-1] * 1000, 1) if times else None,
-        "seconds": round(time.perf_counter() - started, 1),
-        "jobs": jobs,
-        "settings": settings or {},
-        "outcomes": outcomes,
     }
+
+
+JOINED = ("players", "seed", "level", "against", "settings")
+"""What the runs that :func:`join` joins must share: then they are parts of one run."""
+
+
+def join(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of one run made of several records (``--record``) of the same levels, seed and settings over
+    consecutive deals (``--first-deal``), as if those deals had been played in one run."""
+    records = sorted(records, key=lambda record: record["first_deal"])
+    first = records[0]
+    expected = first["first_deal"]
+    for record in records:
+        if any(record[key] != first[key] for key in JOINED):
+            raise ValueError(f"the records differ in one of: {', '.join(JOINED)}")
+        if record["first_deal"] != expected:
+            raise ValueError(f"the records' deals do not follow on: deal {expected} is not where one starts")
+        expected += len(record["per_deal"])
+    record = {key: first[key] for key in JOINED}
+    record["first_deal"] = first["first_deal"]
+    record["seconds"] = round(sum(part["seconds"] for part in records), 1)
+    record["jobs"] = max(part["jobs"] for part in records)
+    for key in ("per_deal", "scores", "times", "outcomes"):
+        record[key] = [value for part in records for value in part[key]]
+    return {**summary(record), **record}
 
 
 def main() -> None:
@@ -164,7 +211,27 @@ def main() -> None:
         "--jobs", type=int, default=1, help="processes sharing the deals (same games and wins; busier times)"
     )
     parser.add_argument("--record", metavar="FILE", help="also write the figures, with each game's outcome, as JSON")
+    parser.add_argument(
+        "--first-deal", type=int, default=0, metavar="N", help="number the deals from N (0 unless told)"
+    )
+    parser.add_argument(
+        "--join",
+        nargs="+",
+        metavar="FILE",
+        help="play nothing: the figures of the records (--record) of runs over consecutive deals, as one run",
+    )
     args = parser.parse_args()
+    if args.join:
+        records = []
+        for path in args.join:
+            with open(path, encoding="utf-8") as file:
+                records.append(json.load(file))
+        try:
+            figures = join(records)
+        except (KeyError, ValueError) as error:
+            parser.error(f"--join: {error}")
+        report(figures, args.json)
+        return
     settings: dict[str, float] = {}
     for item in args.set:
         name, _, value = item.partition("=")
@@ -178,6 +245,8 @@ def main() -> None:
         parser.error(f"--games must be at least {2 * args.players} (two deals) for an interval")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if args.first_deal < 0:
+        parser.error("--first-deal must be at least 0")
     figures = play(
         args.games,
         args.players,
@@ -187,25 +256,36 @@ def main() -> None:
         jobs=args.jobs,
         level=args.level,
         against=args.against,
+        first_deal=args.first_deal,
     )
     if args.record:
         with open(args.record, "w", encoding="utf-8") as file:
             json.dump(figures, file)
-    if args.json:
-        print(json.dumps({k: v for k, v in figures.items() if k != "outcomes"}))
+    report(figures, args.json)
+
+
+def report(figures: dict[str, Any], as_json: bool) -> None:
+    """Print the figures: as JSON (without the games one by one), or in two sentences."""
+    if as_json:
+        print(json.dumps({k: v for k, v in figures.items() if k not in ("outcomes", "per_deal", "scores", "times")}))
         return
     low, high = figures["interval"]
+    players = figures["players"]
+    jobs = figures["jobs"]
+    deals = figures["deals"]
+    first = figures["first_deal"]
     print(
-        f"{args.level} against {args.players - 1} {args.against}, {figures['games']} one-deal games "
-        f"({figures['deals']} deals, seed {args.seed}): won {figures['win_rate']:.1%} "
-        f"(95% interval {low:.1%} to {high:.1%}; an equal player wins {figures['equal_share']:.1%}), "
-        f"mean score {figures['mean_score']:+.2f}"
+        f"{figures['level']} against {players - 1} {figures['against']}, {figures['games']} one-deal games "
+        f"({deals} deals{f' from deal {first}' if first else ''}, seed {figures['seed']}): "
+        f"won {figures['win_rate']:.1%} (95% interval {low:.1%} to {high:.1%}; an equal player wins "
+        f"{figures['equal_share']:.1%}), mean score {figures['mean_score']:+.2f}"
     )
-    print(
-        f"{args.level} decisions with a choice: {figures['decisions']}; median {figures['median_ms']:.0f} ms, "
-        f"95th percentile {figures['p95_ms']:.0f} ms, slowest {figures['slowest_ms']:.0f} ms "
-        f"({figures['seconds']:.0f} s in all, {args.jobs} job{'s' if args.jobs > 1 else ''})"
-    )
+    if figures["decisions"]:
+        print(
+            f"{figures['level']} decisions with a choice: {figures['decisions']}; median "
+            f"{figures['median_ms']:.1f} ms, 95th percentile {figures['p95_ms']:.1f} ms, slowest "
+            f"{figures['slowest_ms']:.1f} ms ({figures['seconds']:.0f} s in all, {jobs} job{'s' if jobs > 1 else ''})"
+        )
 
 
 if __name__ == "__main__":
