@@ -10,7 +10,7 @@ heuristic of ``benchmarks/big2_reference.py``; ``hard`` unless told) against bot
 *duplicate* deal: the same cards, the measured bot holding each hand in turn), so neither the seat nor the luck of
 the cards favours it; the number of games is rounded up to whole deals, and the deals are the same for every pair
 of levels. Prints the measured bot's share of wins with a 95% interval, its mean score, and the time of each of
-its decisions that had a choice (median, 95th percentile, slowest).
+its decisions that had a choice (median, 95th percentile, slowest), on the clock and in CPU time.
 
 The interval is computed over deals (the mean of each deal's ``players`` games), not over games: the games of one
 deal share its cards, so they are not independent draws. An equal player wins ``1 / players`` of the games.
@@ -52,9 +52,10 @@ def play_deal(
     settings: dict[str, float],
     level: str = "hard",
     against: str = "medium",
-) -> list[tuple[float, float, list[float]]]:
+) -> list[tuple[float, float, list[tuple[float, float]]]]:
     """Play one deal ``players`` times, ``level`` in each seat in turn and ``against`` in the others: for each game,
-    the measured bot's share of the win, its score and the seconds of each of its decisions that had a choice."""
+    the measured bot's share of the win, its score and, for each of its decisions that had a choice, the seconds it
+    took on the clock and in this process's CPU time."""
     games = []
     for seat in range(players):
         bots = [against] * players
@@ -68,10 +69,10 @@ def play_deal(
         times = []
         while not state.is_over:
             timed = state.to_move == seat and len(state.legal_actions()) > 1
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             table.step_bot()
             if timed:
-                times.append(time.perf_counter() - start)
+                times.append((time.perf_counter() - start, time.process_time() - start_cpu))
         result = state.result
         assert result is not None
         share = 1 / len(result.winners) if seat in result.winners else 0.0
@@ -99,6 +100,7 @@ def play(
     per_deal: list[float] = []
     scores: list[float] = []
     times: list[float] = []
+    cpu_times: list[float] = []
     outcomes: list[float] = []
     started = time.perf_counter()
     work = functools.partial(
@@ -108,14 +110,15 @@ def play(
     with contextlib.ExitStack() as stack:
         if jobs > 1:
             pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(jobs))
-            results: Iterator[list[tuple[float, float, list[float]]]] = pool.imap(work, numbers)
+            results: Iterator[list[tuple[float, float, list[tuple[float, float]]]]] = pool.imap(work, numbers)
         else:
             results = map(work, numbers)
         for deal_games in results:
             for share, score, deal_times in deal_games:
                 outcomes.append(share)
                 scores.append(score)
-                times.extend(deal_times)
+                times.extend(wall for wall, _ in deal_times)
+                cpu_times.extend(cpu for _, cpu in deal_times)
             per_deal.append(sum(share for share, _, _ in deal_games) / players)
             if progress:
                 print(
@@ -138,6 +141,7 @@ def play(
         "per_deal": per_deal,
         "scores": scores,
         "times": times,
+        "cpu_times": cpu_times,
         "outcomes": outcomes,
     }
     return {**summary(record), **record}
@@ -151,6 +155,7 @@ def summary(record: dict[str, Any]) -> dict[str, Any]:
     rate = statistics.mean(per_deal)
     half = 1.96 * statistics.stdev(per_deal) / math.sqrt(deals) if deals > 1 else float("nan")
     times = sorted(record["times"])
+    cpu = sorted(record.get("cpu_times", []))
     return {
         "games": deals * players,
         "deals": deals,
@@ -162,6 +167,8 @@ def summary(record: dict[str, Any]) -> dict[str, Any]:
         "median_ms": round(statistics.median(times) * 1000, 1) if times else None,
         "p95_ms": round(times[min(len(times) - 1, int(0.95 * len(times)))] * 1000, 1) if times else None,
         "slowest_ms": round(times[-1] * 1000, 1) if times else None,
+        "cpu_median_ms": round(statistics.median(cpu) * 1000, 1) if cpu else None,
+        "cpu_p95_ms": round(cpu[min(len(cpu) - 1, int(0.95 * len(cpu)))] * 1000, 1) if cpu else None,
     }
 
 
@@ -187,6 +194,8 @@ def join(records: list[dict[str, Any]]) -> dict[str, Any]:
     record["jobs"] = max(part["jobs"] for part in records)
     for key in ("per_deal", "scores", "times", "outcomes"):
         record[key] = [value for part in records for value in part[key]]
+    if all("cpu_times" in part for part in records):
+        record["cpu_times"] = [value for part in records for value in part["cpu_times"]]
     return {**summary(record), **record}
 
 
@@ -267,7 +276,11 @@ def main() -> None:
 def report(figures: dict[str, Any], as_json: bool) -> None:
     """Print the figures: as JSON (without the games one by one), or in two sentences."""
     if as_json:
-        print(json.dumps({k: v for k, v in figures.items() if k not in ("outcomes", "per_deal", "scores", "times")}))
+        print(
+            json.dumps(
+                {k: v for k, v in figures.items() if k not in ("outcomes", "per_deal", "scores", "times", "cpu_times")}
+            )
+        )
         return
     low, high = figures["interval"]
     players = figures["players"]
@@ -285,6 +298,11 @@ def report(figures: dict[str, Any], as_json: bool) -> None:
             f"{figures['level']} decisions with a choice: {figures['decisions']}; median "
             f"{figures['median_ms']:.1f} ms, 95th percentile {figures['p95_ms']:.1f} ms, slowest "
             f"{figures['slowest_ms']:.1f} ms ({figures['seconds']:.0f} s in all, {jobs} job{'s' if jobs > 1 else ''})"
+        )
+    if figures["cpu_median_ms"] is not None:
+        print(
+            f"the same in this process's CPU time (what the machine's load does not change): median "
+            f"{figures['cpu_median_ms']:.1f} ms, 95th percentile {figures['cpu_p95_ms']:.1f} ms"
         )
 
 

@@ -15,7 +15,7 @@ def test_a_deal_is_played_once_with_the_measured_bot_in_each_seat() -> None:
     for share, score, times in games:
         assert share in (0.0, 1.0)  # one player goes out first: no ties
         assert (score > 0) == (share == 1.0)  # the winner gains what the others lose
-        assert times and all(t >= 0 for t in times)
+        assert times and all(wall >= 0 and cpu >= 0 for wall, cpu in times)
 
 
 def test_the_figures_are_seeded_and_parts_join_into_one_run() -> None:
@@ -26,6 +26,7 @@ def test_the_figures_are_seeded_and_parts_join_into_one_run() -> None:
     assert joined["outcomes"] == whole["outcomes"]
     for key in ("games", "deals", "win_rate", "interval", "mean_score", "decisions"):
         assert joined[key] == whole[key], key
+    assert len(joined["cpu_times"]) == len(joined["times"]) == whole["decisions"]
     assert whole["level"] == "medium" and whole["against"] == REFERENCE and whole["games"] == 16
     low, high = whole["interval"]
     assert low <= whole["win_rate"] <= high
