@@ -575,7 +575,7 @@ class HardBig2Bot:
     """
 
     difficulty = "hard"
-    playouts = 800
+    playouts = 400
     """Playouts per decision when every card is in hand, shared among the candidates: the budget that makes a seeded
     match reproducible."""
     time_budget: float | None = None
