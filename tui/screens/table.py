@@ -107,6 +107,15 @@ PROBLEM_SECONDS = 12.0
 """How long a write problem (the game could not be saved...) stays in the status line, whatever the table does."""
 
 
+HINT_THINKING = Content.styled("Thinking of a hint…", "italic $text-accent")
+"""A table's status line while a hint is worked out."""
+
+
+def hint_status(move: str | Content) -> Content:
+    """A table's status line once the hint came: its move, the reason being in the log (a sentence needs room)."""
+    return Content.assemble(("Hint: ", "bold $text-success"), move, (" · why: in the log", "$text-muted"))
+
+
 @dataclass(frozen=True)
 class ClockNote:
     """A ``clock`` message of the host, queued with the events: ``seat``'s clock for the moment ``version`` started
@@ -716,6 +725,15 @@ class TableScreen(StyledOnce, Screen[None]):
     @property
     def hint_busy(self) -> bool:
         return self._hint_busy
+
+    def may_hint(self) -> bool:
+        """May you ask for a hint now: the table offers them, it is your turn and none is being worked out."""
+        return self.hints_offered and self.my_turn and not self._hint_busy
+
+    @staticmethod
+    def hint_command(ask: Callable[[], None]) -> SystemCommand:
+        """The palette's Hint, running ``ask`` (the game table's ``action_hint``; offered where :meth:`may_hint`)."""
+        return SystemCommand("Hint", "What the hard computer player would do, and why (h)", ask)
 
     # -- saying no ----------------------------------------------------------------------------------------------
     def refuse(self, text: str) -> None:

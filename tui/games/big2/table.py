@@ -30,7 +30,7 @@ from engine.session import Session, Snapshot
 from tui.games.big2.seats import Big2Seats
 from tui.games.big2.words import cards_text, describe_big2, play_words, signed
 from tui.screens.quick import unfocusable
-from tui.screens.table import SESSION_BINDINGS, TableScreen, turn_keys
+from tui.screens.table import HINT_THINKING, SESSION_BINDINGS, TableScreen, turn_keys
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import FaceSize, card_markup, faces_fitting
 from tui.widgets.event_log import EventLog
@@ -393,7 +393,7 @@ class Big2TableScreen(TableScreen):
             self._explain(self._why_not("hint"))
             return
         if self.request_hint(self._hint_found):
-            self._message = Content.styled("Thinking of a hint…", "italic $text-accent")
+            self._message = HINT_THINKING
             self._show_status()
 
     def _hint_found(self, version: int, hint: Hint | None) -> None:

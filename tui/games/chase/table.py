@@ -215,7 +215,7 @@ class ChaseTableScreen(TableScreen):
             button.display = alive  # out of the match: no moves to offer, not even greyed ones
         hint_button = self.query_one("#hint", Button)
         hint_button.display = alive and self.hints_offered
-        hint_button.disabled = not self._may_hint()
+        hint_button.disabled = not self.may_hint()
         self.query_one("#stay", Button).disabled = "stay" not in legal
         self.query_one("#trade", Button).disabled = "trade" not in legal
         self.query_one("#deck", Button).disabled = self.deck_action not in legal
@@ -255,7 +255,7 @@ class ChaseTableScreen(TableScreen):
         if action == "hint":
             if not self.hints_offered:
                 return False  # (a LAN table made without hints)
-            return True if self._may_hint() else None
+            return True if self.may_hint() else None
         if action in PLAY_ACTIONS:
             if action in ("swap", "cut") and (action != self.deck_action or not self._dealing()):
                 return False
@@ -275,15 +275,12 @@ class ChaseTableScreen(TableScreen):
             yield SystemCommand("Trade", "Trade cards with the player to your left (t)", self.action_trade)
         if self.deck_action in legal:
             yield SystemCommand(self.deck_label, f"{DECK_HELP[self.deck_action]} (d)", self.action_deck)
-        if self._may_hint():
-            yield SystemCommand("Hint", "What the hard computer player would do, and why (h)", self.action_hint)
+        if self.may_hint():
+            yield self.hint_command(self.action_hint)
 
     # -- the hint ------------------------------------------------------------------------------------------------
-    def _may_hint(self) -> bool:
-        return self.hints_offered and self.my_turn and not self.hint_busy
-
     def action_hint(self) -> None:
-        if not self._may_hint():
+        if not self.may_hint():
             self.refuse(self.why_not_now() or "A hint is being worked out")
             return
         if self.request_hint(self._hint_found) and self.snapshot is not None:

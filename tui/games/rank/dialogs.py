@@ -23,6 +23,7 @@ from engine.games.rank.rules import RANKS, DealOver
 from engine.hints import Hint
 from tui.dialogs.round_over import DIALOG_KEYS, SeatRowsScreen
 from tui.games.rank.words import a_rank, ordinal, penalty_text, rank_word
+from tui.screens.table import HINT_THINKING
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import card_markup
 from tui.words import who
@@ -52,7 +53,7 @@ def ask_hint(dialog: ModalScreen[Any], ask: AskHint | None, where: str) -> None:
             line.update(Content.styled(in_faces(f"Hint: {hint}"), "bold $text-success") if hint else "")
 
     if ask is not None and ask(show):
-        line.update(Content.styled("Thinking of a hint…", "italic $text-accent"))
+        line.update(HINT_THINKING)
 
 
 class JokerNameScreen(ModalScreen[Rank]):

@@ -46,7 +46,7 @@ from tui.games.rank.dialogs import FollowUpScreen, JokerNameScreen, RankDealScre
 from tui.games.rank.seats import RankSeats, waiting_on
 from tui.games.rank.words import RankNarrator, options_text, penalty_text, top_text
 from tui.screens.quick import unfocusable
-from tui.screens.table import SESSION_BINDINGS, TableScreen, turn_keys
+from tui.screens.table import HINT_THINKING, SESSION_BINDINGS, TableScreen, hint_status, turn_keys
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import FaceSize, faces_row
 from tui.widgets.event_log import EventLog
@@ -270,7 +270,7 @@ class RankTableScreen(TableScreen):
         self.query_one("#rk-play", Button).disabled = not any(isinstance(a, Play) for a in legal)
         self.query_one("#rk-draw", Button).disabled = DRAW not in legal
         self.query_one("#rk-pass", Button).disabled = not (PASS in legal and view.phase is RankPhase.PLAY)
-        self.query_one("#rk-hint", Button).disabled = not self._may_hint()
+        self.query_one("#rk-hint", Button).disabled = not self.may_hint()
         self._show_status(view, mine)
         if mine and view.phase in (RankPhase.NAME, RankPhase.FOLLOW) and self._asking != snapshot.version:
             self._ask(view, snapshot.version)
@@ -406,7 +406,7 @@ class RankTableScreen(TableScreen):
         if action == "hint":
             if not self.hints_offered:
                 return False  # (a LAN table made without hints)
-            return True if self._may_hint() else None
+            return True if self.may_hint() else None
         return super().check_action(action, parameters)
 
     def commands(self) -> Iterator[SystemCommand]:
@@ -418,21 +418,18 @@ class RankTableScreen(TableScreen):
             yield SystemCommand("Draw", "Draw a card (d)", self.action_draw)
         if PASS in legal and self.view.phase is RankPhase.PLAY:
             yield SystemCommand("Pass", "Pass: nothing can be played or drawn (x)", self.action_pass_turn)
-        if self._may_hint():
-            yield SystemCommand("Hint", "What the hard computer player would do, and why (h)", self.action_hint)
+        if self.may_hint():
+            yield self.hint_command(self.action_hint)
         if not self.watching:
             yield SystemCommand("Sort hand", "By rank or by suit (o)", self.action_sort)
 
     # -- the hint ------------------------------------------------------------------------------------------------
-    def _may_hint(self) -> bool:
-        return self.hints_offered and self.my_turn and not self.hint_busy
-
     def action_hint(self) -> None:
-        if not self._may_hint():
+        if not self.may_hint():
             self.refuse(self._not_now() or "A hint is being worked out")
             return
         if self.request_hint(self._hint_found) and self.snapshot is not None:
-            self._message = Content.styled("Thinking of a hint…", "italic $text-accent")
+            self._message = HINT_THINKING
             self._message_version = self.snapshot.version
             self.query_one("#rk-status", Static).update(self._message)
             self.refresh_bindings()
@@ -445,9 +442,7 @@ class RankTableScreen(TableScreen):
             if isinstance(hint.action, Play):
                 hand.move_to(hint.action.card)  # Enter plays it
                 self._hint_selection = hand.selection
-            self._message = Content.assemble(
-                ("Hint: ", "bold $text-success"), hint.move, (" · why: in the log", "$text-muted")
-            )
+            self._message = hint_status(hint.move)
             self._message_version = version
             self.log_hint(hint)
         if self.snapshot is not None:

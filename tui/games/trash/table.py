@@ -52,7 +52,7 @@ from engine.session import Session, Snapshot
 from tui.games.trash.layout import CardSize, LayoutPanel, panel_width
 from tui.games.trash.words import SOURCE_WORDS, TrashNarrator, slot_label, you_first
 from tui.screens.quick import unfocusable
-from tui.screens.table import SESSION_BINDINGS, TableScreen, turn_keys
+from tui.screens.table import HINT_THINKING, SESSION_BINDINGS, TableScreen, hint_status, turn_keys
 from tui.terminal.screen_styles import StylePaths, css_paths
 from tui.widgets.card import card_markup, empty_face, face_rows
 from tui.widgets.event_log import EventLog
@@ -378,7 +378,7 @@ class TrashTableScreen(TableScreen):
         self.query_one("#tr-discard", Button).disabled = "discard" not in legal
         self.query_one("#tr-swap", Button).disabled = "swap" not in legal
         self.query_one("#tr-keep", Button).disabled = "pass" not in legal
-        self.query_one("#tr-hint", Button).disabled = not (live and self._may_hint())
+        self.query_one("#tr-hint", Button).disabled = not (live and self.may_hint())
         # The buttons of the question asked now: swap or keep while a King could be swapped out, else the piles.
         swapping = mine and view.phase is TrashPhase.SWAP
         for button_id, shown in (("tr-stock", not swapping), ("tr-discard", not swapping)):
@@ -522,7 +522,7 @@ class TrashTableScreen(TableScreen):
         if action == "hint":
             if not self.hints_offered:
                 return False  # (a LAN table made without hints)
-            return True if self._may_hint() else None
+            return True if self.may_hint() else None
         return super().check_action(action, parameters)
 
     def commands(self) -> Iterator[SystemCommand]:
@@ -539,19 +539,16 @@ class TrashTableScreen(TableScreen):
             yield SystemCommand("Swap the King out", "Put the held card in place of the King (w)", self.action_swap)
         if "pass" in legal:
             yield SystemCommand("Keep the King", "Discard the held card (x)", self.action_keep)
-        if self._may_hint():
-            yield SystemCommand("Hint", "What the hard computer player would do, and why (h)", self.action_hint)
+        if self.may_hint():
+            yield self.hint_command(self.action_hint)
 
     # -- the hint ------------------------------------------------------------------------------------------------
-    def _may_hint(self) -> bool:
-        return self.hints_offered and self.my_turn and not self.hint_busy
-
     def action_hint(self) -> None:
-        if not self._may_hint():
+        if not self.may_hint():
             self.refuse(self._not_now() or "A hint is being worked out")
             return
         if self.request_hint(self._hint_found) and self.snapshot is not None:
-            self._message = Content.styled("Thinking of a hint…", "italic $text-accent")
+            self._message = HINT_THINKING
             self._message_version = self.snapshot.version
             self.query_one("#tr-status", Static).update(self._message)
             self.refresh_bindings()
@@ -560,9 +557,7 @@ class TrashTableScreen(TableScreen):
         if self.snapshot is None or self.snapshot.version != version or hint is None:
             self._message = None
         else:
-            self._message = Content.assemble(
-                ("Hint: ", "bold $text-success"), hint.move, (" · why: in the log", "$text-muted")
-            )
+            self._message = hint_status(hint.move)
             self._message_version = version
             self.log_hint(hint)
         if self.snapshot is not None:
