@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 from textual.widgets import Button, Select, Static
-from tui_helpers import my_turn, table_screen, wait_for
+from tui_helpers import my_turn, settled, table_screen, wait_for
 
 from engine.records.paths import autosave_path
 from engine.records.saves import save_match
@@ -119,6 +119,7 @@ async def test_the_menu_remembers_the_game_players_and_opponents_chosen() -> Non
         await pilot.click("#start")
         assert await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         assert table_screen(pilot).GAME_KEY == "trash"
+        assert await settled(pilot)  # (leaving while the table still mounts tears it down half set up)
     again = ParlourApp(pace=0)  # the next run
     async with again.run_test(size=(80, 24)) as pilot:
         if await wait_for(pilot, lambda: isinstance(again.screen, ConfirmScreen), tries=50):
