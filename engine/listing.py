@@ -55,6 +55,9 @@ class Listing:
     """``module:function`` that makes a player's hint, the move and its reason (:mod:`engine.hints`), from the
     hint level's bot, the seat's view, its legal actions and the decision's RNG (None: the bot's choice, with no
     reason)."""
+    walkthrough: str | None = None
+    """``module:function`` that gives the walkthrough of the game's rules under a preset (:mod:`engine.walkthrough`;
+    None: the game has none)."""
     counter: str | None = None
     """``module:function`` that takes a finished match's history and a seat and gives that seat's counts for the
     statistics (None: only games, wins, streaks and scores)."""

@@ -40,6 +40,9 @@ from engine.game import BotFactory, Game, GameEntry
 from engine.hints import Hinter
 from engine.listing import Figure, Listing
 
+if TYPE_CHECKING:
+    from engine.walkthrough import Walkthrough
+
 __all__ = [
     "ENTRIES",
     "LISTINGS",
@@ -63,6 +66,7 @@ __all__ = [
     "named",
     "register",
     "unregister",
+    "walkthrough_of",
 ]
 
 
@@ -304,6 +308,16 @@ def hinter_of(game: Game[Any, Any, Any]) -> Hinter | None:
 
 _HINTERS: dict[str, Hinter] = {}
 """Each hint maker imported so far, by its ``module:function``."""
+
+
+def walkthrough_of(entry: GameEntry) -> Walkthrough | None:
+    """The walkthrough of ``entry``'s rules under its preset (:mod:`engine.walkthrough`), or None when its game has
+    none. Its module is imported when first asked."""
+    path = listing(entry).walkthrough
+    if path is None:
+        return None
+    made: Walkthrough = _named(path)(entry.preset)
+    return made
 
 
 _discover()
