@@ -4,7 +4,8 @@ stays or trades with the player to the left; the lowest card pays a life.
 - ``rules.py``: options, events, views, state and :class:`~engine.games.chase.rules.ChaseGame`, the game's spec;
 - ``figures.py``: what the statistics count of a finished match, and a seat's score from its events;
 - ``bots.py``: the ``medium`` and ``hard`` computer players (``easy`` is :class:`engine.bots.RandomBot`);
-- ``hints.py``: a player's hint, ``hard``'s choice with its reason from the bot's own estimates.
+- ``hints.py``: a player's hint, ``hard``'s choice with its reason from the bot's own estimates;
+- ``walkthrough.py``: the walkthrough of each preset's rules, a stacked deal a rule (:mod:`engine.walkthrough`).
 
 Its record, :data:`LISTING`, is what the registry knows of it before loading it (:mod:`engine.listing`); this
 module imports nothing else. It may import the engine's core only, never another game (see :mod:`engine.games`).
@@ -26,6 +27,7 @@ LISTING = Listing(
     ),
     (2, 5, 10),
     hinter="engine.games.chase.hints:hint",
+    walkthrough="engine.games.chase.walkthrough:walkthrough",
     counter="engine.games.chase.figures:count",
     figures=(
         Figure("hands_paid", "hands paid", "hands_paid", "games"),
