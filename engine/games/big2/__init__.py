@@ -4,7 +4,8 @@
 - ``core.py``: the moves within a deal on integers, plain Python that ``pip install`` compiles with mypyc into
   ``_native`` beside it (``hatch_build.py``); ``rules.py`` uses the compiled copy only when it matches the source;
 - ``figures.py``: what the statistics count of a finished match, and a seat's score from its events;
-- ``bots.py``: the ``easy``, ``medium`` and ``hard`` computer players.
+- ``bots.py``: the ``easy``, ``medium`` and ``hard`` computer players;
+- ``walkthrough.py``: the walkthrough of its rules, a stacked deal for each rule (:mod:`engine.walkthrough`).
 
 Its record, :data:`LISTING`, is what the registry knows of it before loading it (:mod:`engine.listing`); this
 module imports nothing else. It may import the engine's core only, never another game (see :mod:`engine.games`).
@@ -26,6 +27,7 @@ LISTING = Listing(
     counter="engine.games.big2.figures:count",
     figures=(Figure("cards_left_when_losing", "cards left when losing", "cards_left", "deals_lost"),),
     scorer="engine.games.big2.figures:score",
+    walkthrough="engine.games.big2.walkthrough:walkthrough",
     order=2,
 )
 """The game's one record in the engine (found by :mod:`engine.registry`)."""
