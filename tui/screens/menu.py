@@ -331,7 +331,7 @@ class MenuScreen(StyledOnce, Screen[None]):
             return
         from tui.screens.rules import RulesScreen  # (with the Markdown widget and its parser: loaded when first asked)
 
-        self.app.push_screen(RulesScreen(entry.game.rules_summary(options)))
+        self.app.push_screen(RulesScreen(entry.game.rules_summary(options), entry))
 
     def action_settings(self) -> None:
         before = self.settings

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import events
+from textual import events, on
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
@@ -42,13 +42,15 @@ from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Button, Static
 
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Action
 from engine.hints import Hint
 from engine.match import MatchOver, RoundOver, RoundStarted
+from engine.registry import walkthrough_of
 from engine.session import Session, Snapshot, Update
 from tui.messages import MainMenu, PlayAgain, TakeBack
 from tui.screens.quick import StyledOnce, preset_breakpoints
@@ -60,11 +62,14 @@ from tui.words.clock import clock_notice, ran_out_line
 from tui.words.faces import in_faces
 
 if TYPE_CHECKING:
+    from engine.walkthrough import Walkthrough
     from tui.dialogs.results import MatchSummary, ResultChoice
 
 SESSION_BINDINGS: list[BindingType] = [
     Binding("r", "toggle_rules", "Rules", tooltip="Show or hide the rules of this game"),
     Binding("f1", "toggle_rules", "Rules", show=False),
+    # Not in the footer (no room at 80 columns): the rules pane's button says it, the keys panel lists it.
+    Binding("e", "show_me", "Show me", show=False, tooltip="A walkthrough of each rule, played on a deal"),
     Binding("m", "to_menu", "Menu", tooltip="Back to the main menu (asks first while the match is on)"),
     Binding("m", "to_lobby", "Lobby", tooltip="Back to the lobby (asks first while the match is on)"),
     Binding("escape", "to_menu", "Menu", show=False),
@@ -242,6 +247,8 @@ class TableScreen(StyledOnce, Screen[None]):
         are shown without pauses (a resumed match or a LAN table opens where it is)."""
         self._stale_rounds = 0
         """How many of those ends of rounds are followed by another: no dialog for them, only for the latest."""
+        self._walkthrough: tuple[Walkthrough | None] | None = None
+        """The game's walkthrough (in a tuple once asked for: None is an answer), for "Show me" in the rules pane."""
 
     # -- hooks for the game's table ------------------------------------------------------------------------------
     def compose_table(self) -> ComposeResult:
@@ -915,9 +922,40 @@ class TableScreen(StyledOnce, Screen[None]):
             # (and a Markdown parser to import) that most games never show.
             from textual.widgets import Markdown
 
-            pane = VerticalScroll(Markdown(self.rules_markdown, id="rules-text"), id="rules-pane")
-            self.query_one("#body").mount(pane)  # beside #main
+            from tui.screens.rules import SHOW_ME, SHOW_ME_TIP
+
+            parts: list[Widget] = []
+            if self.walkthrough is not None:
+                show_me = Button(SHOW_ME, id="rules-show-me", compact=True, tooltip=SHOW_ME_TIP)
+                show_me.can_focus = False  # a click or its key: Enter and the arrows stay the table's
+                parts.append(show_me)
+            parts.append(Markdown(self.rules_markdown, id="rules-text"))
+            self.query_one("#body").mount(VerticalScroll(*parts, id="rules-pane"))  # beside #main
         self.toggle_class("-rules-open")
+
+    @property
+    def walkthrough(self) -> Walkthrough | None:
+        """The walkthrough of this table's game ("Show me"), made when first asked; None when it has none."""
+        if self._walkthrough is None:
+            self._walkthrough = (walkthrough_of(self.session.entry),)
+        return self._walkthrough[0]
+
+    def action_show_me(self) -> None:
+        """The walkthrough of this game's rules, over the table. The table goes on underneath as it would with any
+        dialog open: at a local table the computer players move up to your turn and wait for you there; at a LAN
+        table the others play on (and your turn clock runs)."""
+        walkthrough = self.walkthrough
+        if walkthrough is None:
+            self.refuse(f"{self.session.entry.title} has no walkthrough of its rules yet")
+            return
+        from tui.screens.walkthrough import WalkthroughScreen
+
+        self.app.push_screen(WalkthroughScreen(self.session.entry, walkthrough))
+
+    @on(Button.Pressed, "#rules-show-me")
+    def _show_me_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_show_me()
 
     @property
     def rules_open(self) -> bool:
