@@ -4,6 +4,11 @@ The hint asks the hard bot (:class:`~engine.games.big2.bots.HardBig2Bot`, throug
 its play, then explains the play from the view: how many cards it sheds, what it beats, which 2s or bombs it keeps
 for control (or spends to take control), the card the first play must include, a player about to go out. A pass is
 explained by what beating the table would have cost. Nothing but the view is read.
+
+:func:`review` judges a move already made (:mod:`engine.review`): a move other than ``hard``'s costs what the two
+score apart when ``hard``'s own search plays both out on the same sampled deals (its playouts and its score: the
+deal's points, a won match far above them). The hint itself has no figure to reuse, so the review plays them out
+with the search's own pieces (``HardBig2Bot._evidence`` and ``_playout``, of this game's package).
 """
 
 from __future__ import annotations
@@ -167,7 +172,7 @@ def review(
     elif _may_end_match(view) and cost >= bot.match_value / 20:
         worse = f"{playouts} it won the match less often"
     else:
-        worse = f"{playouts} it scored about {round(cost)} point{'s' if round(cost) != 1 else ''} a deal less"
+        worse = f"{playouts} it came out about {round(cost)} point{'s' if round(cost) != 1 else ''} worse this deal"
     return Judgement(made, cost, move, worse)
 
 

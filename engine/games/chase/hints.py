@@ -3,6 +3,9 @@
 ``hard`` samples the cards it cannot see (:meth:`~engine.games.chase.bots.HardChaseBot.estimate`) and plays the hand
 out for each choice: the reason says how often it expects to pay if it makes the move and if it does not, and how
 often the other choice leaves it a worse card. Only the seat's view is read.
+
+:func:`review` judges a move already made (:mod:`engine.review`): a move other than ``hard``'s costs the lives it is
+expected to pay more, from the very estimate the hint is made from.
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ that keeps the most cards able to answer the pile later, an Ace or a Joker kept 
 that a card can follow it; the reason says which part of the rule decides, with the cards. Near the end it plays
 sampled deals out (:meth:`~engine.games.rank.bots.HardRankBot.search`), and the reason gives how often each choice
 came out well there. Only the seat's view is read: its hand, the counts, the pile's top.
+
+:func:`review` judges a move already made (:mod:`engine.review`): a move other than ``hard``'s costs how much less
+often it kept the seat from losing the deal in ``hard``'s playouts (the hint's own near the end of a deal; elsewhere
+its search is asked of the two moves).
 """
 
 from __future__ import annotations
@@ -90,18 +94,20 @@ def review(
     made, found = _hinted(bot, view, legal, rng)
     if _same(made.action, chosen):
         return None
-    move = doing_words(chosen)
+    move = _review_words(view, chosen)
     if not isinstance(bot, HardRankBot) or view.seat is None:
         return Judgement(made, 0.0, move)
     index = None if found is None else next((i for i, p in enumerate(found.picks) if _same(p, chosen)), None)
+    # Deals of its own when the reason gave none, other deals than the reason's when it did.
+    deals = "in {} deals played on from here" if found is None else "in {} other deals played on from here"
     if found is None or index is None:
         found, best, index = bot.search(view, legal, [made.action, chosen], rng), 0, 1
     else:
-        best = found.best
+        best, deals = found.best, "in {} deals played on from here"
     mine, theirs = found.shares[index], found.shares[best]
     cost = max(0.0, theirs - mine)
-    deals = f"in {found.rounds} deals played on from here"
-    other = doing_words(made.action)
+    deals = deals.format(found.rounds)
+    other = _review_words(view, made.action)
     if times_in(mine) == times_in(theirs):
         worse = f"it makes little difference here: {deals} both kept you from losing the deal {times_in(mine)}"
     elif mine > theirs:
@@ -114,6 +120,13 @@ def review(
             f"{deals} it kept you from losing the deal {only}{times_in(mine)}, against {times_in(theirs)} for {other}"
         )
     return Judgement(made, cost, move, worse)
+
+
+def _review_words(view: RankView, action: RankAction) -> str:
+    """A move as the review names it: :func:`doing_words`, but after a Joker "adding the 3♦" or "adding nothing"."""
+    if view.phase is RankPhase.FOLLOW:
+        return f"adding the {card_word(action.card)}" if isinstance(action, Play) else "adding nothing to the Joker"
+    return doing_words(action)
 
 
 def _top(view: RankView) -> str:

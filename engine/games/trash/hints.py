@@ -4,6 +4,9 @@
 slot, and puts a King where the card of that slot is least likely to come: the reason names the card and the slot,
 or, for a King, how many cards of that slot are still unseen (the ones in sight: face up on the table, in the
 discard pile or held). Everything in Trash that anyone may know is public, and the view has nothing else.
+
+:func:`review` judges a move already made (:mod:`engine.review`): a move other than ``hard``'s costs the cards it
+turns face up fewer, by the same count of the cards still to come.
 """
 
 from __future__ import annotations
