@@ -92,7 +92,7 @@ class Review:
     names: tuple[str, ...]
     marks: tuple[Mark, ...]
     decisions: int
-    """How many decisions were judged."""
+    """How many of the reviewed seats' moves were looked at (a move with no choice too: it is never marked)."""
     round_word: str
     nothing: str | None = None
     """Why there is nothing to review (no person's seat, a game without hints), or None."""
