@@ -6,6 +6,12 @@ its legal actions and the decision's RNG, and gives that bot's choice with the r
 (its estimated chances, the cards it counted). It reads nothing but the view, so a hint never tells what the seat
 cannot see. A game without a hint maker gives the bot's choice with no reason (``reason`` empty).
 
+After a game, the review (:mod:`engine.review`) asks each decision of a person's seat again: a game's listing names
+its :class:`Reviewer` (``Listing.reviewer``), whose ``judge(bot, view, legal, chosen, rng)`` gives None when the
+hint level would have made the move ``chosen`` too, else a :class:`Judgement`: the hint (with the same RNG, the very
+hint the seat would have been given), how much worse ``chosen`` was by the hint level's own figures, and the move in
+words. It reads the same view, and nothing else.
+
 This module imports only the codec, so a game's package may import it.
 
 >>> from engine import codec
@@ -22,7 +28,7 @@ from typing import Any
 
 from engine import codec
 
-__all__ = ["Hint", "Hinter", "chance_words", "times_in"]
+__all__ = ["Hint", "Hinter", "Judge", "Judgement", "Reviewer", "chance_words", "times_in"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,40 @@ codec.register("hint", Hint)
 
 Hinter = Callable[[Any, Any, Sequence[Any], random.Random], Hint]
 """A game's hint maker: ``(bot, view, legal, rng) -> Hint`` (see the module docstring)."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What the hint level makes of a move it would not have made: its own move and reason, and what the other cost.
+
+    >>> Judgement(Hint("trade", "Trade: ..."), 0.25, "keeping the 2♣").cost
+    0.25
+    """
+
+    hint: Hint
+    """The hint level's own move and its reason (the hint the seat would have been given)."""
+    cost: float
+    """How much worse the move made was than the hint's, by the hint level's own figures (0 or more), in the game's
+    own unit (:attr:`Reviewer.unit`): comparable between two decisions of the same game."""
+    move: str
+    """The move made, in words, as a sentence names it ("keeping the 5♦", "drawing from the stock")."""
+    worse: str = ""
+    """How much worse, in words a player reads, from the same figures ("" when the reason says it already)."""
+
+
+Judge = Callable[[Any, Any, Sequence[Any], Any, random.Random], "Judgement | None"]
+"""A game's judge of a move: ``(bot, view, legal, chosen, rng) -> Judgement | None`` (see the module docstring)."""
+
+
+@dataclass(frozen=True)
+class Reviewer:
+    """How a game reviews a finished match's moves: its judge, and its words for the review's summary."""
+
+    judge: Judge
+    round_word: str = "round"
+    """What the game calls one of its rounds ("hand", "deal"): the summary says "in hand 7"."""
+    unit: str = ""
+    """What :attr:`Judgement.cost` counts ("lives expected to be paid")."""
 
 
 def times_in(share: float) -> str:

@@ -55,6 +55,9 @@ class Listing:
     """``module:function`` that makes a player's hint, the move and its reason (:mod:`engine.hints`), from the
     hint level's bot, the seat's view, its legal actions and the decision's RNG (None: the bot's choice, with no
     reason)."""
+    reviewer: str | None = None
+    """``module:name`` of the game's :class:`~engine.hints.Reviewer`, which judges a finished match's moves against
+    the hint level's (:mod:`engine.review`; None: a move is only compared with the hint's, at no cost)."""
     walkthrough: str | None = None
     """``module:function`` that gives the walkthrough of the game's rules under a preset (:mod:`engine.walkthrough`;
     None: the game has none)."""

@@ -37,7 +37,7 @@ from engine import codec
 from engine.bots import Bot
 from engine.errors import OptionError, ParlourError, UnknownGameError, echo
 from engine.game import BotFactory, Game, GameEntry
-from engine.hints import Hinter
+from engine.hints import Hinter, Reviewer
 from engine.listing import Figure, Listing
 
 if TYPE_CHECKING:
@@ -65,6 +65,7 @@ __all__ = [
     "make_bot",
     "named",
     "register",
+    "reviewer_of",
     "unregister",
     "walkthrough_of",
 ]
@@ -308,6 +309,17 @@ def hinter_of(game: Game[Any, Any, Any]) -> Hinter | None:
 
 _HINTERS: dict[str, Hinter] = {}
 """Each hint maker imported so far, by its ``module:function``."""
+
+
+def reviewer_of(game: Game[Any, Any, Any]) -> Reviewer | None:
+    """What judges a finished match's moves against the hint level's (:class:`~engine.hints.Reviewer`), or None:
+    a move is then only compared with the hint's. Its module is imported when first asked."""
+    path = listing_of_game(game.key).reviewer
+    if path is None:
+        return None
+    with _LOADING:
+        reviewer: Reviewer = _named(path)
+    return reviewer
 
 
 def walkthrough_of(entry: GameEntry) -> Walkthrough | None:

@@ -24,6 +24,7 @@ LISTING = Listing(
     (("big2", None, "Big Two", ("big-two", "bigtwo", "deuces", "capsa")),),
     (2, 4, 4),
     hinter="engine.games.big2.hints:hint",
+    reviewer="engine.games.big2.hints:REVIEWER",
     counter="engine.games.big2.figures:count",
     figures=(Figure("cards_left_when_losing", "cards left when losing", "cards_left", "deals_lost"),),
     scorer="engine.games.big2.figures:score",

@@ -4,6 +4,11 @@ The hint asks the hard bot (:class:`~engine.games.big2.bots.HardBig2Bot`, throug
 its play, then explains the play from the view: how many cards it sheds, what it beats, which 2s or bombs it keeps
 for control (or spends to take control), the card the first play must include, a player about to go out. A pass is
 explained by what beating the table would have cost. Nothing but the view is read.
+
+:func:`review` judges a move already made (:mod:`engine.review`): a move other than ``hard``'s costs what the two
+score apart when ``hard``'s own search plays both out on the same sampled deals (its playouts and its score: the
+deal's points, a won match far above them). The hint itself has no figure to reuse, so the review plays them out
+with the search's own pieces (``HardBig2Bot._evidence`` and ``_playout``, of this game's package).
 """
 
 from __future__ import annotations
@@ -13,8 +18,19 @@ from collections.abc import Sequence
 
 from engine.bots import Bot
 from engine.cards import Card, Rank
-from engine.games.big2.rules import Big2Action, Big2View, Combo, Play, classify, combo_of, encoding, legal_plays
-from engine.hints import Hint
+from engine.games.big2.bots import HardBig2Bot, chain_deals, table_combo
+from engine.games.big2.rules import (
+    Big2Action,
+    Big2View,
+    Combo,
+    HiddenDeal,
+    Play,
+    classify,
+    combo_of,
+    encoding,
+    legal_plays,
+)
+from engine.hints import Hint, Judgement, Reviewer
 
 BOMBS = frozenset({"four", "straight_flush", "dragon"})
 """The five-card hands (and the Dragon) that beat what lies below them whatever its kind."""
@@ -122,3 +138,81 @@ def _pass(view: Big2View) -> str:
         f"Pass: beating {on_table} would take {cheapest.describe()}, and the computer's playouts from here do better "
         f"keeping it, even with a player down to {count_words(danger)}{later}"
     )
+
+
+def same_move(one: Big2Action, other: Big2Action) -> bool:
+    """The same move: a pass, or a play of the same cards (in whatever order)."""
+    if isinstance(one, Play) and isinstance(other, Play):
+        return frozenset(one.cards) == frozenset(other.cards)
+    return one == other
+
+
+REVIEW_DEALS = 100
+"""How many of ``hard``'s sampled deals the review plays both moves out on (the same deals for both)."""
+
+
+def review(
+    bot: Bot, view: Big2View, legal: Sequence[Big2Action], chosen: Big2Action, rng: random.Random
+) -> Judgement | None:
+    """What ``hard`` makes of the move ``chosen`` (None: it would have made it too): its hint, and how much lower
+    the move scores than the hint's when ``hard``'s search plays both out, on the same :data:`REVIEW_DEALS` of its
+    sampled deals (drawn from the RNG after the hint's own search), with the playouts and the score the search
+    itself uses: the deal's points to the seat, and a won match counted far above any deal's points."""
+    made = hint(bot, view, legal, rng)
+    if same_move(made.action, chosen):
+        return None
+    move = doing_words(view, chosen)
+    if not isinstance(bot, HardBig2Bot) or view.seat is None:
+        return Judgement(made, 0.0, move)
+    theirs, mine = playout_scores(bot, view, [made.action, chosen], rng, REVIEW_DEALS)
+    cost = max(0.0, theirs - mine)
+    playouts = "in the computer's playouts from here"
+    if cost < 0.5:
+        worse = f"it makes little difference: {playouts} your move did about as well"
+    elif _may_end_match(view) and cost >= bot.match_value / 20:
+        worse = f"{playouts} it won the match less often"
+    else:
+        worse = f"{playouts} it came out about {round(cost)} point{'s' if round(cost) != 1 else ''} worse this deal"
+    return Judgement(made, cost, move, worse)
+
+
+def _may_end_match(view: Big2View) -> bool:
+    """Whether this deal may be the match's last (the last of its deals, or a score limit that a deal may reach)."""
+    options = view.options
+    return options.score_limit is not None or view.deal >= options.deals
+
+
+def playout_scores(
+    bot: HardBig2Bot, view: Big2View, moves: Sequence[Big2Action], rng: random.Random, deals: int
+) -> list[float]:
+    """Each move's mean score over the same ``deals`` deals, sampled and played out as ``hard``'s search samples
+    and plays them out (its deals favour those that explain the others' choices so far)."""
+    hidden = HiddenDeal(view)
+    evidence = bot._evidence(view)
+    if evidence:
+        sampled = chain_deals(view, hidden, evidence, deals, bot.chain_burn, bot.chain_steps, bot.chain_noise, rng)
+    else:
+        sampled = [hidden.sample(rng) for _ in range(deals)]
+    table = table_combo(view)
+    picks = [combo_of(m.cards, view.options) if isinstance(m, Play) else None for m in moves]
+    return [
+        sum(bot._playout(view, table, list(hands), pick, hidden.must) for hands in sampled) / len(sampled)
+        for pick in picks
+    ]
+
+
+def doing_words(view: Big2View, action: Big2Action) -> str:
+    """A move as the review names it: "playing the 9♠ and 9♥", "playing a straight to the 9♠", "passing"."""
+    if not isinstance(action, Play):
+        if view.table is None:
+            return "passing"
+        return f"passing on {combo_of(view.table.cards, view.options).describe()}"
+    cards = action.cards
+    if len(cards) <= 3:
+        return f"playing the {cards_words(cards)}"
+    combo = classify(cards, view.options)
+    return f"playing {combo.describe()}" if combo is not None else f"playing the {cards_words(cards)}"
+
+
+REVIEWER = Reviewer(review, round_word="deal", unit="points of hard's playouts (a match won counts far more)")
+"""The review of a finished match's moves (:mod:`engine.review`)."""

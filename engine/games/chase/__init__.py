@@ -28,6 +28,7 @@ LISTING = Listing(
     (2, 5, 10),
     hinter="engine.games.chase.hints:hint",
     walkthrough="engine.games.chase.walkthrough:walkthrough",
+    reviewer="engine.games.chase.hints:REVIEWER",
     counter="engine.games.chase.figures:count",
     figures=(
         Figure("hands_paid", "hands paid", "hands_paid", "games"),

@@ -3,6 +3,9 @@
 ``hard`` samples the cards it cannot see (:meth:`~engine.games.chase.bots.HardChaseBot.estimate`) and plays the hand
 out for each choice: the reason says how often it expects to pay if it makes the move and if it does not, and how
 often the other choice leaves it a worse card. Only the seat's view is read.
+
+:func:`review` judges a move already made (:mod:`engine.review`): a move other than ``hard``'s costs the lives it is
+expected to pay more, from the very estimate the hint is made from.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from engine.bots import Bot
 from engine.cards import Card, Rank
 from engine.games.chase.bots import ChaseEstimate, HardChaseBot
 from engine.games.chase.rules import ChaseAction, ChaseView
-from engine.hints import Hint, chance_words, times_in
+from engine.hints import Hint, Judgement, Reviewer, chance_words, times_in
 
 MOVE = {
     ChaseAction.STAY: "Stay",
@@ -52,15 +55,52 @@ def pays(share: float, against: float | None = None, verb: str = "pays") -> str:
 
 def hint(bot: Bot, view: ChaseView, legal: Sequence[ChaseAction], rng: random.Random) -> Hint:
     """``bot``'s choice for the seat of ``view`` (``hard``'s, with its reason; another bot's with a short one)."""
+    return _hinted(bot, view, legal, rng)[0]
+
+
+def _hinted(
+    bot: Bot, view: ChaseView, legal: Sequence[ChaseAction], rng: random.Random
+) -> tuple[Hint, ChaseEstimate | None]:
+    """The hint, and ``hard``'s estimate it comes from (None when there is none)."""
     card = view.my_card
     if len(legal) == 1:
-        return Hint(legal[0], _only_move(view, legal[0], card))
+        return Hint(legal[0], _only_move(view, legal[0], card)), None
     if card is None or not isinstance(bot, HardChaseBot):
         action = bot.choose(view, legal, rng)
-        return Hint(action, f"{MOVE[action]}: the computer player's choice" if isinstance(action, ChaseAction) else "")
+        words = f"{MOVE[action]}: the computer player's choice" if isinstance(action, ChaseAction) else ""
+        return Hint(action, words), None
     estimate = bot.estimate(view, legal, rng)
     action = bot.pick(legal, estimate.costs)
-    return Hint(action, reason(action, legal, card, estimate))
+    return Hint(action, reason(action, legal, card, estimate)), estimate
+
+
+def review(
+    bot: Bot, view: ChaseView, legal: Sequence[ChaseAction], chosen: ChaseAction, rng: random.Random
+) -> Judgement | None:
+    """What ``hard`` makes of the move ``chosen`` (None: it would have made it too, or its estimate rates both moves
+    alike): its hint, and the lives the move is expected to cost more than the hint's, from the same estimate (the
+    reason compares the two already)."""
+    made, estimate = _hinted(bot, view, legal, rng)
+    if made.action == chosen or (estimate is not None and estimate.costs[chosen] == estimate.costs[made.action]):
+        return None  # (a tie: hard only prefers staying among equal choices)
+    cost = 0.0 if estimate is None else max(0.0, estimate.costs[chosen] - estimate.costs[made.action])
+    return Judgement(made, cost, doing_words(chosen, view.my_card))
+
+
+def doing_words(action: ChaseAction, card: Card | None) -> str:
+    """A move as the review names it: "keeping the 5♦", "trading away the 5♦", "cutting the pack"."""
+    mine = "" if card is None else f" the {card.pretty()}"
+    if action is ChaseAction.STAY:
+        return f"keeping{mine}" if mine else "staying"
+    if action is ChaseAction.TRADE:
+        return f"trading away{mine}" if mine else "trading"
+    if action is ChaseAction.SWAP:
+        return f"swapping{mine} with the deck" if mine else "swapping with the deck"
+    return "cutting the pack"
+
+
+REVIEWER = Reviewer(review, round_word="hand", unit="lives expected to be paid")
+"""The review of a finished match's moves (:mod:`engine.review`)."""
 
 
 def _only_move(view: ChaseView, action: ChaseAction, card: Card | None) -> str:

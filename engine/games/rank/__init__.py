@@ -22,6 +22,7 @@ LISTING = Listing(
     (("rank", None, "Rank", ("ранг", "rang")),),
     (2, 4, 10),
     hinter="engine.games.rank.hints:hint",
+    reviewer="engine.games.rank.hints:REVIEWER",
     counter="engine.games.rank.figures:count",
     figures=(Figure("penalty_points", "penalty points", "penalty_points", "games"),),
     scorer="engine.games.rank.figures:score",

@@ -5,6 +5,10 @@ that keeps the most cards able to answer the pile later, an Ace or a Joker kept 
 that a card can follow it; the reason says which part of the rule decides, with the cards. Near the end it plays
 sampled deals out (:meth:`~engine.games.rank.bots.HardRankBot.search`), and the reason gives how often each choice
 came out well there. Only the seat's view is read: its hand, the counts, the pile's top.
+
+:func:`review` judges a move already made (:mod:`engine.review`): a move other than ``hard``'s costs how much less
+often it kept the seat from losing the deal in ``hard``'s playouts (the hint's own near the end of a deal; elsewhere
+its search is asked of the two moves).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from engine.games.rank.bots import (
     keeper_choice,
 )
 from engine.games.rank.rules import DRAW, PASS, Name, Play, RankAction, RankPhase, RankView, is_normal, neighbours
-from engine.hints import Hint, times_in
+from engine.hints import Hint, Judgement, Reviewer, times_in
 
 
 def rank_word(rank: Rank) -> str:
@@ -57,20 +61,72 @@ def move_words(action: RankAction) -> str:
 
 def hint(bot: Bot, view: RankView, legal: Sequence[RankAction], rng: random.Random) -> Hint:
     """``bot``'s choice for the seat of ``view``, with the reason ``hard`` has for it."""
+    return _hinted(bot, view, legal, rng)[0]
+
+
+def _hinted(
+    bot: Bot, view: RankView, legal: Sequence[RankAction], rng: random.Random
+) -> tuple[Hint, RankSearch | None]:
+    """The hint, and the search it comes from (None: ``hard``'s rule decided, with no search)."""
     if not isinstance(bot, HardRankBot) or view.seat is None:
-        return Hint(bot.choose(view, legal, rng), "")
+        return Hint(bot.choose(view, legal, rng), ""), None
     if len(legal) == 1:
-        return Hint(legal[0], _only(view, legal[0]))
+        return Hint(legal[0], _only(view, legal[0])), None
     if bot.endgame(view):
         picks = bot.candidates(view, legal)
         if len(picks) > 1:
             found = bot.search(view, legal, picks, rng)
             action = found.picks[found.best]
-            return Hint(action, _searched(view, legal, found))
+            return Hint(action, _searched(view, legal, found)), found
         action = picks[0]
     else:
         action = keeper_choice(view, legal)
-    return Hint(action, _ruled(view, action, legal))
+    return Hint(action, _ruled(view, action, legal)), None
+
+
+def review(
+    bot: Bot, view: RankView, legal: Sequence[RankAction], chosen: RankAction, rng: random.Random
+) -> Judgement | None:
+    """What ``hard`` makes of the move ``chosen`` (None: it would have made it too, or one of the same rank): its
+    hint, and how much less often the move kept the seat from losing the deal in ``hard``'s own playouts. Near the
+    end of a deal those are the hint's own; where ``hard``'s rule decided, or the move is not one the search
+    compared, its search is asked of the two moves alone, with the same RNG after the hint's draws."""
+    made, found = _hinted(bot, view, legal, rng)
+    if _same(made.action, chosen):
+        return None
+    move = _review_words(view, chosen)
+    if not isinstance(bot, HardRankBot) or view.seat is None:
+        return Judgement(made, 0.0, move)
+    index = None if found is None else next((i for i, p in enumerate(found.picks) if _same(p, chosen)), None)
+    # Deals of its own when the reason gave none, other deals than the reason's when it did.
+    deals = "in {} deals played on from here" if found is None else "in {} other deals played on from here"
+    if found is None or index is None:
+        found, best, index = bot.search(view, legal, [made.action, chosen], rng), 0, 1
+    else:
+        best, deals = found.best, "in {} deals played on from here"
+    mine, theirs = found.shares[index], found.shares[best]
+    cost = max(0.0, theirs - mine)
+    deals = deals.format(found.rounds)
+    other = _review_words(view, made.action)
+    if times_in(mine) == times_in(theirs):
+        worse = f"it makes little difference here: {deals} both kept you from losing the deal {times_in(mine)}"
+    elif mine > theirs:
+        worse = (
+            f"a close call: {deals} it kept you from losing the deal {times_in(mine)}, and {other} {times_in(theirs)}"
+        )
+    else:
+        only = "" if mine < 0.05 else "only "
+        worse = (
+            f"{deals} it kept you from losing the deal {only}{times_in(mine)}, against {times_in(theirs)} for {other}"
+        )
+    return Judgement(made, cost, move, worse)
+
+
+def _review_words(view: RankView, action: RankAction) -> str:
+    """A move as the review names it: :func:`doing_words`, but after a Joker "adding the 3♦" or "adding nothing"."""
+    if view.phase is RankPhase.FOLLOW:
+        return f"adding the {card_word(action.card)}" if isinstance(action, Play) else "adding nothing to the Joker"
+    return doing_words(action)
 
 
 def _top(view: RankView) -> str:
@@ -189,3 +245,7 @@ def _searched(view: RankView, legal: Sequence[RankAction], found: RankSearch) ->
     if view.pending is not None and isinstance(action, Play) and view.phase is RankPhase.PLAY:
         text += " (any card you play brings back the player who has just gone out, with two cards)"
     return text
+
+
+REVIEWER = Reviewer(review, round_word="deal", unit="chance of not losing the deal")
+"""The review of a finished match's moves (:mod:`engine.review`)."""

@@ -23,6 +23,7 @@ LISTING = Listing(
     (2, 2, 4),
     hinter="engine.games.trash.hints:hint",
     walkthrough="engine.games.trash.walkthrough:walkthrough",
+    reviewer="engine.games.trash.hints:REVIEWER",
     counter="engine.games.trash.figures:count",
     figures=(Figure("turns_to_complete", "turns to complete", "turns", "completed"),),
     scorer="engine.games.trash.figures:score",

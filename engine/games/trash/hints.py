@@ -4,6 +4,9 @@
 slot, and puts a King where the card of that slot is least likely to come: the reason names the card and the slot,
 or, for a King, how many cards of that slot are still unseen (the ones in sight: face up on the table, in the
 discard pile or held). Everything in Trash that anyone may know is public, and the view has nothing else.
+
+:func:`review` judges a move already made (:mod:`engine.review`): a move other than ``hard``'s costs the cards it
+turns face up fewer, by the same count of the cards still to come.
 """
 
 from __future__ import annotations
@@ -13,8 +16,19 @@ from collections.abc import Sequence
 
 from engine.bots import Bot
 from engine.games.trash.bots import HardTrashBot, copies_of, seen_of
-from engine.games.trash.rules import DISCARD, KEEP, STOCK, SWAP, PlaceKing, TrashAction, TrashView, is_king, slot_of
-from engine.hints import Hint
+from engine.games.trash.rules import (
+    DISCARD,
+    KEEP,
+    STOCK,
+    SWAP,
+    PlaceKing,
+    TrashAction,
+    TrashView,
+    is_king,
+    slot_of,
+    unseen_cards,
+)
+from engine.hints import Hint, Judgement, Reviewer, times_in
 
 
 def slot_word(slot: int, plural: bool = False) -> str:
@@ -93,3 +107,77 @@ def _king(bot: HardTrashBot, view: TrashView, slot: int, slots: Sequence[int]) -
     if chance == bot.chance_to_come(view, best_other):
         return text + ", no more than for any other face-down slot, so the King takes the lowest of them"
     return text + f" (against {other_unseen} for slot {best_other}), so that slot is the least likely to fill itself"
+
+
+def review(
+    bot: Bot, view: TrashView, legal: Sequence[TrashAction], chosen: TrashAction, rng: random.Random
+) -> Judgement | None:
+    """What ``hard`` makes of the move ``chosen`` (None: it would have made it too, or its count rates both moves
+    alike, as two slots for a King with as many cards still to come): its hint, and the cards the move
+    is expected to turn face up fewer than the hint's, by ``hard``'s own count of the cards still to come. Leaving a
+    King on its slot turns one card fewer up (the King would have turned up a face-down slot); the stock rather than
+    a placeable discard gives up a sure card for one that fits as often as the unseen cards say; a King on another
+    slot leaves open a slot that fewer of the cards still to come fill (counted per card drawn)."""
+    made = hint(bot, view, legal, rng)
+    seat = view.to_move
+    if made.action == chosen:
+        return None
+    move = doing_words(view, chosen)
+    if seat is None or not isinstance(bot, HardTrashBot):
+        return Judgement(made, 0.0, move)
+    if made.action == SWAP and chosen == KEEP:
+        return Judgement(made, 1.0, move, "leaving the King there turns one card fewer face up")
+    if made.action == DISCARD and chosen == STOCK:
+        fits = stock_fits(view, seat)
+        return Judgement(
+            made,
+            1.0 - fits,
+            move,
+            f"a card from the stock fits one of your slots only {times_in(fits)}, the discard for sure"
+            if fits < 0.95
+            else "the discard was a sure card",
+        )
+    if isinstance(made.action, PlaceKing) and isinstance(chosen, PlaceKing):
+        best, other = made.action.slot, chosen.slot
+        unseen = max(1, len(unseen_cards(view)))
+        cost = max(0.0, bot.chance_to_come(view, other) - bot.chance_to_come(view, best)) / unseen
+        if cost == 0.0:
+            return None  # as likely to fill itself as hard's slot: hard only takes the lowest of such slots
+        mine = copies_of(view, other) - seen_of(view)[other]
+        some = f"the one {slot_word(other)}" if mine == 1 else f"one of the {mine} {slot_word(other, True)}"
+        return Judgement(
+            made, cost, move, f"slot {other}, where you put it, could still have been filled by {some} still to come"
+        )
+    return Judgement(made, 0.0, move)
+
+
+def stock_fits(view: TrashView, seat: int) -> float:
+    """How often a card from the stock fits one of ``seat``'s slots, by the cards no one has seen: a pip card whose
+    slot is face down or holds a King, or a King while a slot is face down."""
+    layout = view.layouts[seat]
+    open_slots = {i + 1 for i, card in enumerate(layout) if card is None or is_king(card)}
+    face_down = any(card is None for card in layout)
+    unseen = unseen_cards(view)
+    if not unseen:
+        return 0.0
+    fitting = sum(1 for card in unseen if (is_king(card) and face_down) or slot_of(card) in open_slots)
+    return fitting / len(unseen)
+
+
+def doing_words(view: TrashView, action: TrashAction) -> str:
+    """A move as the review names it: "drawing from the stock", "putting the King on slot 4"."""
+    if action == STOCK:
+        return "drawing from the stock"
+    if action == DISCARD:
+        return f"taking the {view.discard[-1].pretty()} from the discard pile" if view.discard else "taking the discard"
+    if isinstance(action, PlaceKing):
+        return f"putting the King on slot {action.slot}"
+    held = view.held
+    slot = None if held is None else slot_of(held)
+    if action == KEEP:
+        return f"leaving the King on slot {slot}" if slot is not None else "leaving the King where it is"
+    return f"swapping the {held.pretty()} for the King on slot {slot}" if held is not None else "swapping"
+
+
+REVIEWER = Reviewer(review, round_word="deal", unit="cards turned face up")
+"""The review of a finished match's moves (:mod:`engine.review`)."""
