@@ -138,3 +138,24 @@ async def test_a_game_of_bots_has_nothing_to_review() -> None:
         assert screen.cursor.position == 0
         await pilot.press("end")
         assert screen.cursor.position == screen.cursor.total and "Hard would" not in screen.move_text
+
+
+async def test_the_log_words_the_persons_own_moves_as_theirs() -> None:
+    game = get_entry("screw").game
+    order = game.deck_for(3, 2, [parse_cards("2C"), parse_cards("9H"), parse_cards("JD")])
+    table = Table.create(
+        "screw", 3, seed=5, bots=[None, "medium", "medium"], scenario=Scenario(decks=(order,), dealer=2)
+    )
+    table.submit(0, "trade")
+    while not table.state.is_over:
+        if table.state.to_move == 0:
+            table.submit(0, "stay")
+        else:
+            table.step_bot()
+    app = ReplayApp(ReplayCursor.open(keep_replay(table)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = viewer(app)
+        await pilot.press("right")
+        assert screen.cursor.position == 1
+        # The person's own trade, with the cards it showed them, in the second person (not "You trades").
+        assert "you gave 2♣ and got 9♥" in screen.move_text

@@ -178,6 +178,9 @@ class ReplayScreen(StepScreen):
         header = cursor.header
         self.words = describer(cursor.table.entry.key, header.options)
         self.seats = reviewed_seats(cursor.table)
+        self.me: int | None = self.seats[0] if len(self.seats) == 1 else None
+        """The one person's seat, whose moves the log words as theirs ("You stayed", "you pay 1"): every card is
+        shown anyway in a replay (None: no person, or several)."""
         self.marks: dict[int, Mark] = {}
         """The marks found so far, by the step that shows each."""
         self.reviewed = 0
@@ -288,7 +291,7 @@ class ReplayScreen(StepScreen):
         lines = [
             Content(printable(line))
             for event in cursor.last_events()
-            if (line := self.words(event, names, None)) is not None
+            if (line := self.words(event, names, self.me)) is not None
         ]
         if cursor.position == 0:
             lines.insert(0, Content("The deal, before any move"))
