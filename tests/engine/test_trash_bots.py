@@ -69,12 +69,16 @@ def test_medium_takes_a_placeable_discard_and_hard_too() -> None:
         assert bot.choose(table, [STOCK], random.Random(1)) == STOCK
 
 
-def test_medium_keeps_a_king_unless_the_swap_is_forced_and_hard_swaps() -> None:
+def test_medium_swaps_for_the_card_it_drew_but_not_mid_chain_and_hard_always() -> None:
     mine: list[str | None] = ["KS", None, None, None, None, None, None, None, None, None]
-    table = view(mine, DOWN, held="AH", held_from="stock", phase=TrashPhase.SWAP)
-    assert MediumTrashBot(GAME).choose(table, [SWAP, KEEP], random.Random(1)) == KEEP
-    assert MediumTrashBot(GAME).choose(table, [SWAP], random.Random(1)) == SWAP  # from the discard: forced
-    assert HardTrashBot(GAME).choose(table, [SWAP, KEEP], random.Random(1)) == SWAP
+    drawn = view(mine, DOWN, held="AH", held_from="stock", phase=TrashPhase.SWAP)
+    turned_up = view(mine, DOWN, held="AH", held_from="slot", phase=TrashPhase.SWAP)
+    medium, hard = MediumTrashBot(GAME), HardTrashBot(GAME)
+    assert medium.choose(drawn, [SWAP, KEEP], random.Random(1)) == SWAP
+    assert medium.choose(turned_up, [SWAP, KEEP], random.Random(1)) == KEEP
+    assert medium.choose(drawn, [SWAP], random.Random(1)) == SWAP  # from the discard: forced
+    for table in (drawn, turned_up):
+        assert hard.choose(table, [SWAP, KEEP], random.Random(1)) == SWAP
 
 
 def test_medium_puts_a_king_on_the_most_used_up_rank() -> None:
