@@ -8,6 +8,8 @@ import random
 import pytest
 from big2_helpers import GAME, act, card, cards, opts, position, random_positions
 
+from engine.games.big2 import core as big2_core
+from engine.games.big2 import rules as big2_rules
 from engine.games.big2.bots import (
     HardBig2Bot,
     MediumBig2Bot,
@@ -380,6 +382,22 @@ def test_plan_matches_its_plain_definition(suits: str) -> None:
     for _ in range(400):
         hand = random_hand(rng)
         assert plan(hand, options) == reference_plan(hand, options), encoding(options).cards(hand)
+
+
+@pytest.mark.parametrize("suits", ["seed", "standard"])
+def test_plan_is_the_same_from_the_plain_core(suits: str) -> None:
+    """The plan is made in the move core, compiled or not: the plain module's makes the same (a compiled core in
+    use is then checked against its source)."""
+    options = Big2Options(suits=suits)
+    rng = random.Random(f"core {suits}")
+    in_use = big2_rules.CORE
+    big2_rules.use_core(big2_core)  # binds the plain module to the engine's objects
+    try:
+        for _ in range(400):
+            hand = random_hand(rng)
+            assert big2_core.plan_combos(hand, suits) == plan(hand, options), encoding(options).cards(hand)
+    finally:
+        big2_rules.use_core(in_use)
 
 
 @pytest.mark.parametrize(

@@ -18,17 +18,15 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 from engine.cards import Card
 from engine.game import Game
 from engine.games.big2.rules import (
-    FIVE_CARD_ORDER,
+    CORE,
     PASS,
-    STRAIGHTS,
     Big2Action,
     Big2Options,
     Big2View,
@@ -49,136 +47,8 @@ ACE = 11
 BOMBS = ("four", "straight_flush", "dragon")
 
 _PLANS: dict[tuple[int, str], tuple[Combo, ...]] = {}
-
-
-_FIVE_ORDER = {kind: (i + 1) * 1000 for i, kind in enumerate(FIVE_CARD_ORDER)}
-"""The order of five-card hands as numbers: kind first, then (within it) the game's own order."""
-
-
-def _cards(values: Sequence[int]) -> int:
-    mask = 0
-    for v in values:
-        mask |= 1 << v
-    return mask
-
-
-_STRAIGHT_RANKS = frozenset(frozenset(ranks) for ranks, _top in STRAIGHTS)
-_SEQUENCES = tuple((ranks, sum(1 << r for r in ranks), TWO in ranks) for ranks, _top in STRAIGHTS)
-"""Each straight's ranks (its top rank last), the same as a bit set, and whether it holds a 2."""
-
-
-_RANK_GROUPS = tuple(
-    (tuple(tuple(4 * r + suit for suit in range(4) if nibble >> suit & 1) for nibble in range(16)), 4 * r)
-    for r in range(13)
-)
-"""For each rank: the cards of that rank held, for each of the 16 ways to hold them (a hand's four bits there)."""
-_SUIT_BITS = tuple(sum(1 << (4 * r + suit) for r in range(13)) for suit in range(4))
-
-
-def _by_rank(mask: int) -> list[tuple[int, ...]]:
-    """The cards of a hand grouped by rank (3 first), each group lowest suit first."""
-    return [groups[mask >> shift & 15] for groups, shift in _RANK_GROUPS]
-
-
-def _best_five(mask: int) -> tuple[float, int, int] | None:
-    """The five-card hand that ``plan`` takes next from ``mask``: ``(gain, order, cards)``, or None if none gains.
-
-    The gain is how many ranks the hand clears from the rest, less one (the play it costs), less 1.5 when its top
-    card is a 2 (it spends a control card). The best has the highest gain, then the lowest order; among hands of
-    equal order, the first in the order the game lists them (lowest cards first). Only one hand of each order can
-    win, so instead of listing every five-card hand this looks at the first of each order.
-    """
-    by_rank = _by_rank(mask)
-    counts = [len(g) for g in by_rank]
-    present = 0
-    lone = 0  # ranks held once: a five-card hand that takes such a card clears its rank
-    for r in range(13):
-        if counts[r]:
-            present |= 1 << r
-            if counts[r] == 1:
-                lone |= 1 << r
-    best_gain = 0.0
-    best_order = 0
-    best_cards = 0
-    # Straights and straight flushes: every straight of a sequence clears the same ranks.
-    if lone.bit_count() >= 2:
-        for seq, (ranks, seq_bits, has_two) in enumerate(_SEQUENCES):
-            if present & seq_bits != seq_bits:
-                continue
-            gain = (lone & seq_bits).bit_count() - (2.5 if has_two else 1.0)
-            if gain <= 0 or gain < best_gain:
-                continue
-            order = _FIVE_ORDER["straight"] + seq * 4
-            if gain == best_gain and order >= best_order:
-                continue
-            lows = [by_rank[r][0] for r in ranks[:4]]
-            for top in by_rank[ranks[4]]:
-                suit = top & 3
-                cards = [*lows, top]
-                if all(v & 3 == suit for v in lows):
-                    # The first straight with this top card is a straight flush: the next one changes the last
-                    # rank below the top that has a second card.
-                    spare = next((i for i in (3, 2, 1, 0) if counts[ranks[i]] > 1), None)
-                    if spare is None:
-                        continue
-                    cards[spare] = by_rank[ranks[spare]][1]
-                if gain > best_gain or order + suit < best_order:
-                    best_gain, best_order, best_cards = gain, order + suit, _cards(cards)
-                break
-            # A straight flush is ordered above every other five-card hand: it only wins on a higher gain.
-            if gain > best_gain or (gain == best_gain and best_order >= _FIVE_ORDER["straight_flush"]):
-                for suit in range(4):
-                    suited = [next((v for v in by_rank[r] if v & 3 == suit), -1) for r in ranks]
-                    if -1 not in suited:
-                        order = _FIVE_ORDER["straight_flush"] + seq * 4 + suit
-                        if gain > best_gain or order < best_order:
-                            best_gain, best_order, best_cards = gain, order, _cards(suited)
-    # Flushes: five cards of one suit (not a straight flush), by their highest card.
-    for suit in range(4):
-        if (mask & _SUIT_BITS[suit]).bit_count() < 5:
-            continue
-        suited = [v for v in range(suit, 52, 4) if mask >> v & 1]
-        clearing = sum(1 for v in suited if counts[v >> 2] == 1)
-        if min(clearing, 5) - 1.0 < max(best_gain, 0.5):
-            continue
-        for five in combinations(suited, 5):
-            gain = sum(1 for v in five if counts[v >> 2] == 1) - (2.5 if five[4] >> 2 == TWO else 1.0)
-            if gain <= 0 or gain < best_gain:
-                continue
-            order = _FIVE_ORDER["flush"] + five[4]
-            if gain == best_gain and order >= best_order:
-                continue
-            if frozenset(v >> 2 for v in five) in _STRAIGHT_RANKS:
-                continue  # a straight flush
-            best_gain, best_order, best_cards = gain, order, _cards(five)
-    # Full houses (by the three) and four of a kind with a single (by the four).
-    for r3 in range(13):
-        if counts[r3] < 3:
-            continue
-        cleared = 1 if counts[r3] == 3 else 0
-        pair: tuple[float, int] | None = None
-        for r2 in range(13):
-            if r2 != r3 and counts[r2] >= 2:
-                gain = cleared + (counts[r2] == 2) - (2.5 if r2 == TWO or r3 == TWO else 1.0)
-                if pair is None or gain > pair[0]:
-                    pair = (gain, r2)
-        if pair is not None and pair[0] > 0:
-            order = _FIVE_ORDER["full_house"] + r3
-            if pair[0] > best_gain or (pair[0] == best_gain and order < best_order):
-                best_gain, best_order = pair[0], order
-                best_cards = _cards([*by_rank[r3][:3], *by_rank[pair[1]][:2]])
-        if counts[r3] == 4:
-            single: tuple[float, int] | None = None
-            for r1 in range(13):
-                if r1 != r3 and counts[r1]:
-                    gain = (counts[r1] == 1) - (1.5 if r1 == TWO or r3 == TWO else 0.0)
-                    if single is None or gain > single[0]:
-                        single = (gain, by_rank[r1][0])
-            if single is not None and single[0] > 0:
-                order = _FIVE_ORDER["four"] + r3
-                if single[0] > best_gain or (single[0] == best_gain and order < best_order):
-                    best_gain, best_order, best_cards = single[0], order, _cards([*by_rank[r3], single[1]])
-    return (best_gain, best_order, best_cards) if best_cards else None
+_plan_combos: Callable[[int, str], tuple[Combo, ...]] = CORE.plan_combos
+"""A hand's plan, made in the move core (:mod:`engine.games.big2.core`), which is compiled."""
 
 
 def plan(mask: int, options: Big2Options) -> tuple[Combo, ...]:
@@ -192,28 +62,7 @@ def plan(mask: int, options: Big2Options) -> tuple[Combo, ...]:
     cached = _PLANS.get(key)
     if cached is not None:
         return cached
-    combos: list[Combo] = []
-    remaining = mask
-    while True:
-        five = _best_five(remaining)
-        if five is None:
-            break
-        combo = classify_mask(five[2], options)
-        assert combo is not None
-        combos.append(combo)
-        remaining &= ~five[2]
-    suits = options.suits
-    for group in _by_rank(remaining):
-        if not group:
-            continue
-        if len(group) == 4:  # four without a single to go with it: two pairs
-            combos.append(Combo("pair", (1 << group[0]) | (1 << group[1]), group[1], 2, suits))
-            combos.append(Combo("pair", (1 << group[2]) | (1 << group[3]), group[3], 2, suits))
-        else:
-            kind = ("single", "pair", "triple")[len(group) - 1]
-            combos.append(Combo(kind, _cards(group), group[-1], len(group), suits))
-    combos.sort(key=lambda c: c.mask & -c.mask)  # by the lowest card in each
-    result = tuple(combos)
+    result = _plan_combos(mask, options.suits)
     if len(_PLANS) > 50000:
         _PLANS.clear()
     _PLANS[key] = result
