@@ -7,7 +7,8 @@ plays to finish. ``hard`` is Monte Carlo over determinized deals: for up to ten 
 cards (consistently with what it has seen played, and favouring deals in which ``medium`` would have made the
 others' choices), plays the deal out with ``medium`` for every seat, and by successive halving drops the worse half of
 the candidates after each round of deals, until one is left. Its budget is counted in playouts, and no decision
-depends on the clock (a time cap applies only when a caller sets ``time_budget``).
+depends on the clock (a time cap applies only when a caller sets ``time_budget``). Late in a deal, when the unseen
+cards can be dealt in few ways, it lists them all and draws its deals from that law exactly.
 
 A bot keeps no random state: ``choose(view, legal, rng)`` draws only from the ``rng`` it is handed, so the same view
 and the same RNG give the same choice. Views carry cards, not combinations: the bots rebuild them with
@@ -21,6 +22,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate, combinations
+from math import comb
 
 from engine.cards import Card
 from engine.game import Game
@@ -327,6 +330,7 @@ def chain_deals(
     steps: int,
     noise: float,
     rng: random.Random,
+    exact_limit: int = 0,
 ) -> list[list[int]]:
     """``count`` deals drawn from a Metropolis chain whose stationary law weighs a deal by ``noise`` for each of the
     others' past choices that ``medium`` would not have made with it (``1 - noise`` for each it would have).
@@ -335,6 +339,10 @@ def chain_deals(
     unseen card between two holders (two other seats, or a seat and the cards set aside with two players), and is
     kept with probability ``(noise / (1 - noise)) ** (more choices unexplained)``. The count of unexplained choices
     stops as soon as the step is sure to be refused, which most are.
+
+    Late in a deal a chain of swaps mixes poorly (few swaps are kept, and its deals repeat): when the unseen cards
+    can be dealt in at most ``exact_limit`` ways, the deals are drawn from that law exactly instead
+    (:func:`exact_deals`).
     """
     n = view.players
     me = view.seat
@@ -355,8 +363,12 @@ def chain_deals(
     for choice, later in evidence:
         by_seat[choice.seat].append((choice, later))
     movable = [bits(masks[s] & ~fixed[s]) for s in range(n + 1)]
-    unexplained = [sum(1 for c, later in by_seat[s] if not _agrees(c, masks[s] | later, options)) for s in range(n + 1)]
     ratio = noise / (1.0 - noise)
+    if exact_limit:
+        exact = exact_deals(masks, fixed, holders, by_seat, ratio, count, exact_limit, options, rng)
+        if exact is not None:
+            return [hands[:n] for hands in exact]
+    unexplained = [sum(1 for c, later in by_seat[s] if not _agrees(c, masks[s] | later, options)) for s in range(n + 1)]
     out: list[list[int]] = []
     total = burn + steps * count
     for step in range(total):
@@ -388,6 +400,73 @@ def chain_deals(
                 unexplained[a], unexplained[b] = count_a, count_b
         if step >= burn and (step - burn) % steps == steps - 1:
             out.append(masks[:n])
+    return out
+
+
+def exact_deals(
+    masks: list[int],
+    fixed: Sequence[int],
+    holders: Sequence[int],
+    by_seat: Sequence[Sequence[tuple[PastChoice, int]]],
+    ratio: float,
+    count: int,
+    limit: int,
+    options: Big2Options,
+    rng: random.Random,
+) -> list[list[int]] | None:
+    """``count`` deals drawn independently from the law of :func:`chain_deals` (each deal weighed by ``ratio`` to the
+    power of the others' choices it leaves unexplained), by listing every deal of the cards the ``holders`` may hold;
+    None when there are more than ``limit`` such deals.
+
+    The weight of a deal is the product of each holder's, so each holder's weight is worked out once for each hand it
+    may hold, and the deals are then weighed by multiplying.
+    """
+    free = [masks[s] & ~fixed[s] for s in holders]
+    needs = [m.bit_count() for m in free]
+    pool = 0
+    for m in free:
+        pool |= m
+    left = pool.bit_count()
+    ways = 1
+    for need in needs:
+        ways *= comb(left, need)
+        left -= need
+        if ways > limit:
+            return None
+    weights: list[dict[int, float]] = [{} for _ in holders]
+
+    def weight(index: int, hand: int) -> float:
+        known = weights[index]
+        found = known.get(hand)
+        if found is None:
+            seat = holders[index]
+            whole = fixed[seat] | hand
+            missed = sum(1 for choice, later in by_seat[seat] if not _agrees(choice, whole | later, options))
+            found = known[hand] = ratio**missed
+        return found
+
+    deals: list[list[int]] = []
+    totals: list[float] = []
+    last = len(holders) - 1
+
+    def deal(index: int, rest: int, hands: list[int], w: float) -> None:
+        if index == last:
+            deals.append([*hands, rest])
+            totals.append(w * weight(index, rest))
+            return
+        for cards in combinations(bits(rest), needs[index]):
+            hand = 0
+            for v in cards:
+                hand |= 1 << v
+            deal(index + 1, rest & ~hand, [*hands, hand], w * weight(index, hand))
+
+    deal(0, pool, [], 1.0)
+    out = []
+    for chosen in rng.choices(deals, cum_weights=list(accumulate(totals)), k=count):
+        hands = list(masks)
+        for index, seat in enumerate(holders):
+            hands[seat] = fixed[seat] | chosen[index]
+        out.append(hands)
     return out
 
 
@@ -424,7 +503,7 @@ class HardBig2Bot:
     """
 
     difficulty = "hard"
-    playouts = 400
+    playouts = 600
     """Playouts per decision when every card is in hand, shared among the candidates: the budget that makes a seeded
     match reproducible."""
     time_budget: float | None = None
@@ -440,6 +519,9 @@ class HardBig2Bot:
     chain_noise = 0.1
     """The chain's deals are ``chain_steps`` swaps apart, after ``chain_burn`` swaps; ``chain_noise`` is how often
     it takes another seat to have gone against ``medium`` (see :func:`chain_deals`)."""
+    exact_limit = 5000
+    """Late in a deal, when the unseen cards can be dealt in at most this many ways, the deals are drawn from the
+    chain's law exactly (:func:`exact_deals`) rather than by the chain (0: always the chain)."""
     max_scale = 2.0
     """At most this many times ``playouts`` late in a deal, when playouts are short (1: the same budget throughout)."""
     match_value = 1000.0
@@ -510,7 +592,17 @@ class HardBig2Bot:
         schedule = halving_schedule(len(picks), self.budget(view))
         count = sum(schedule)
         if evidence:
-            deals = chain_deals(view, hidden, evidence, count, self.chain_burn, self.chain_steps, self.chain_noise, rng)
+            deals = chain_deals(
+                view,
+                hidden,
+                evidence,
+                count,
+                self.chain_burn,
+                self.chain_steps,
+                self.chain_noise,
+                rng,
+                self.exact_limit,
+            )
         else:
             deals = [hidden.sample(rng) for _ in range(count)]
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
