@@ -8,6 +8,8 @@ import random
 import pytest
 from big2_helpers import GAME, act, card, cards, opts, position, random_positions
 
+from engine.games.big2 import core as big2_core
+from engine.games.big2 import rules as big2_rules
 from engine.games.big2.bots import (
     HardBig2Bot,
     MediumBig2Bot,
@@ -382,6 +384,22 @@ def test_plan_matches_its_plain_definition(suits: str) -> None:
         assert plan(hand, options) == reference_plan(hand, options), encoding(options).cards(hand)
 
 
+@pytest.mark.parametrize("suits", ["seed", "standard"])
+def test_plan_is_the_same_from_the_plain_core(suits: str) -> None:
+    """The plan is made in the move core, compiled or not: the plain module's makes the same (a compiled core in
+    use is then checked against its source)."""
+    options = Big2Options(suits=suits)
+    rng = random.Random(f"core {suits}")
+    in_use = big2_rules.CORE
+    big2_rules.use_core(big2_core)  # binds the plain module to the engine's objects
+    try:
+        for _ in range(400):
+            hand = random_hand(rng)
+            assert big2_core.plan_combos(hand, suits) == plan(hand, options), encoding(options).cards(hand)
+    finally:
+        big2_rules.use_core(in_use)
+
+
 @pytest.mark.parametrize(
     "hand",
     [
@@ -474,3 +492,46 @@ def test_chain_deals_keep_what_the_seat_knows_and_explain_the_others() -> None:
                     )
     assert positions == 6
     assert explained["chain"] > 1.2 * explained["uniform"], explained
+
+
+def test_late_deals_are_drawn_exactly_and_explain_every_choice() -> None:
+    """Late in a deal, when the unseen cards can be dealt in few ways, the deals are drawn from the chain's law by
+    listing them all: with a noise near 0 every deal drawn explains every choice the others made (all by
+    ``medium``, so the real deal does), which a chain of swaps stuck in a poor deal would not."""
+    bot = make_bot(GAME, "hard")
+    assert isinstance(bot, HardBig2Bot)
+    medium = MediumBig2Bot(GAME)
+    positions = 0
+    for seed in range(12):
+        state = GAME.new_match(4, opts(deals=1), random.Random(seed))
+        view = None
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            candidate = state.view(seat)
+            if len(HiddenDeal(candidate).unseen) <= 9 and bot._evidence(candidate):
+                view = candidate
+                break
+            state.apply(seat, medium.choose(candidate, state.legal_actions(), random.Random(0)))
+        if view is None:
+            continue
+        assert view.seat is not None
+        positions += 1
+        enc = encoding(view.options)
+        hidden = HiddenDeal(view)
+        evidence = bot._evidence(view)
+        deals = chain_deals(view, hidden, evidence, 30, 100, 4, 1e-9, random.Random(seed), exact_limit=10**6)
+        assert len(deals) == 30
+        for hands in deals:
+            assert [h.bit_count() for h in hands] == list(view.counts)
+            assert hands[view.seat] == enc.mask(view.hand)
+            dealt = 0
+            for hand in hands:
+                assert not hand & dealt and not hand & enc.mask(view.played)
+                dealt |= hand
+            for choice, later in evidence:
+                model = medium_move(
+                    hands[choice.seat] | later, choice.table, choice.must, choice.others_min, view.options
+                )
+                assert (model.mask if model else None) == (choice.played.mask if choice.played else None)
+    assert positions >= 6, positions

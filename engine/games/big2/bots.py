@@ -7,7 +7,8 @@ plays to finish. ``hard`` is Monte Carlo over determinized deals: for up to ten 
 cards (consistently with what it has seen played, and favouring deals in which ``medium`` would have made the
 others' choices), plays the deal out with ``medium`` for every seat, and by successive halving drops the worse half of
 the candidates after each round of deals, until one is left. Its budget is counted in playouts, and no decision
-depends on the clock (a time cap applies only when a caller sets ``time_budget``).
+depends on the clock (a time cap applies only when a caller sets ``time_budget``). Late in a deal, when the unseen
+cards can be dealt in few ways, it lists them all and draws its deals from that law exactly.
 
 A bot keeps no random state: ``choose(view, legal, rng)`` draws only from the ``rng`` it is handed, so the same view
 and the same RNG give the same choice. Views carry cards, not combinations: the bots rebuild them with
@@ -18,17 +19,17 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import accumulate, combinations
+from math import comb
 
 from engine.cards import Card
 from engine.game import Game
 from engine.games.big2.rules import (
-    FIVE_CARD_ORDER,
+    CORE,
     PASS,
-    STRAIGHTS,
     Big2Action,
     Big2Options,
     Big2View,
@@ -49,136 +50,8 @@ ACE = 11
 BOMBS = ("four", "straight_flush", "dragon")
 
 _PLANS: dict[tuple[int, str], tuple[Combo, ...]] = {}
-
-
-_FIVE_ORDER = {kind: (i + 1) * 1000 for i, kind in enumerate(FIVE_CARD_ORDER)}
-"""The order of five-card hands as numbers: kind first, then (within it) the game's own order."""
-
-
-def _cards(values: Sequence[int]) -> int:
-    mask = 0
-    for v in values:
-        mask |= 1 << v
-    return mask
-
-
-_STRAIGHT_RANKS = frozenset(frozenset(ranks) for ranks, _top in STRAIGHTS)
-_SEQUENCES = tuple((ranks, sum(1 << r for r in ranks), TWO in ranks) for ranks, _top in STRAIGHTS)
-"""Each straight's ranks (its top rank last), the same as a bit set, and whether it holds a 2."""
-
-
-_RANK_GROUPS = tuple(
-    (tuple(tuple(4 * r + suit for suit in range(4) if nibble >> suit & 1) for nibble in range(16)), 4 * r)
-    for r in range(13)
-)
-"""For each rank: the cards of that rank held, for each of the 16 ways to hold them (a hand's four bits there)."""
-_SUIT_BITS = tuple(sum(1 << (4 * r + suit) for r in range(13)) for suit in range(4))
-
-
-def _by_rank(mask: int) -> list[tuple[int, ...]]:
-    """The cards of a hand grouped by rank (3 first), each group lowest suit first."""
-    return [groups[mask >> shift & 15] for groups, shift in _RANK_GROUPS]
-
-
-def _best_five(mask: int) -> tuple[float, int, int] | None:
-    """The five-card hand that ``plan`` takes next from ``mask``: ``(gain, order, cards)``, or None if none gains.
-
-    The gain is how many ranks the hand clears from the rest, less one (the play it costs), less 1.5 when its top
-    card is a 2 (it spends a control card). The best has the highest gain, then the lowest order; among hands of
-    equal order, the first in the order the game lists them (lowest cards first). Only one hand of each order can
-    win, so instead of listing every five-card hand this looks at the first of each order.
-    """
-    by_rank = _by_rank(mask)
-    counts = [len(g) for g in by_rank]
-    present = 0
-    lone = 0  # ranks held once: a five-card hand that takes such a card clears its rank
-    for r in range(13):
-        if counts[r]:
-            present |= 1 << r
-            if counts[r] == 1:
-                lone |= 1 << r
-    best_gain = 0.0
-    best_order = 0
-    best_cards = 0
-    # Straights and straight flushes: every straight of a sequence clears the same ranks.
-    if lone.bit_count() >= 2:
-        for seq, (ranks, seq_bits, has_two) in enumerate(_SEQUENCES):
-            if present & seq_bits != seq_bits:
-                continue
-            gain = (lone & seq_bits).bit_count() - (2.5 if has_two else 1.0)
-            if gain <= 0 or gain < best_gain:
-                continue
-            order = _FIVE_ORDER["straight"] + seq * 4
-            if gain == best_gain and order >= best_order:
-                continue
-            lows = [by_rank[r][0] for r in ranks[:4]]
-            for top in by_rank[ranks[4]]:
-                suit = top & 3
-                cards = [*lows, top]
-                if all(v & 3 == suit for v in lows):
-                    # The first straight with this top card is a straight flush: the next one changes the last
-                    # rank below the top that has a second card.
-                    spare = next((i for i in (3, 2, 1, 0) if counts[ranks[i]] > 1), None)
-                    if spare is None:
-                        continue
-                    cards[spare] = by_rank[ranks[spare]][1]
-                if gain > best_gain or order + suit < best_order:
-                    best_gain, best_order, best_cards = gain, order + suit, _cards(cards)
-                break
-            # A straight flush is ordered above every other five-card hand: it only wins on a higher gain.
-            if gain > best_gain or (gain == best_gain and best_order >= _FIVE_ORDER["straight_flush"]):
-                for suit in range(4):
-                    suited = [next((v for v in by_rank[r] if v & 3 == suit), -1) for r in ranks]
-                    if -1 not in suited:
-                        order = _FIVE_ORDER["straight_flush"] + seq * 4 + suit
-                        if gain > best_gain or order < best_order:
-                            best_gain, best_order, best_cards = gain, order, _cards(suited)
-    # Flushes: five cards of one suit (not a straight flush), by their highest card.
-    for suit in range(4):
-        if (mask & _SUIT_BITS[suit]).bit_count() < 5:
-            continue
-        suited = [v for v in range(suit, 52, 4) if mask >> v & 1]
-        clearing = sum(1 for v in suited if counts[v >> 2] == 1)
-        if min(clearing, 5) - 1.0 < max(best_gain, 0.5):
-            continue
-        for five in combinations(suited, 5):
-            gain = sum(1 for v in five if counts[v >> 2] == 1) - (2.5 if five[4] >> 2 == TWO else 1.0)
-            if gain <= 0 or gain < best_gain:
-                continue
-            order = _FIVE_ORDER["flush"] + five[4]
-            if gain == best_gain and order >= best_order:
-                continue
-            if frozenset(v >> 2 for v in five) in _STRAIGHT_RANKS:
-                continue  # a straight flush
-            best_gain, best_order, best_cards = gain, order, _cards(five)
-    # Full houses (by the three) and four of a kind with a single (by the four).
-    for r3 in range(13):
-        if counts[r3] < 3:
-            continue
-        cleared = 1 if counts[r3] == 3 else 0
-        pair: tuple[float, int] | None = None
-        for r2 in range(13):
-            if r2 != r3 and counts[r2] >= 2:
-                gain = cleared + (counts[r2] == 2) - (2.5 if r2 == TWO or r3 == TWO else 1.0)
-                if pair is None or gain > pair[0]:
-                    pair = (gain, r2)
-        if pair is not None and pair[0] > 0:
-            order = _FIVE_ORDER["full_house"] + r3
-            if pair[0] > best_gain or (pair[0] == best_gain and order < best_order):
-                best_gain, best_order = pair[0], order
-                best_cards = _cards([*by_rank[r3][:3], *by_rank[pair[1]][:2]])
-        if counts[r3] == 4:
-            single: tuple[float, int] | None = None
-            for r1 in range(13):
-                if r1 != r3 and counts[r1]:
-                    gain = (counts[r1] == 1) - (1.5 if r1 == TWO or r3 == TWO else 0.0)
-                    if single is None or gain > single[0]:
-                        single = (gain, by_rank[r1][0])
-            if single is not None and single[0] > 0:
-                order = _FIVE_ORDER["four"] + r3
-                if single[0] > best_gain or (single[0] == best_gain and order < best_order):
-                    best_gain, best_order, best_cards = single[0], order, _cards([*by_rank[r3], single[1]])
-    return (best_gain, best_order, best_cards) if best_cards else None
+_plan_combos: Callable[[int, str], tuple[Combo, ...]] = CORE.plan_combos
+"""A hand's plan, made in the move core (:mod:`engine.games.big2.core`), which is compiled."""
 
 
 def plan(mask: int, options: Big2Options) -> tuple[Combo, ...]:
@@ -192,28 +65,7 @@ def plan(mask: int, options: Big2Options) -> tuple[Combo, ...]:
     cached = _PLANS.get(key)
     if cached is not None:
         return cached
-    combos: list[Combo] = []
-    remaining = mask
-    while True:
-        five = _best_five(remaining)
-        if five is None:
-            break
-        combo = classify_mask(five[2], options)
-        assert combo is not None
-        combos.append(combo)
-        remaining &= ~five[2]
-    suits = options.suits
-    for group in _by_rank(remaining):
-        if not group:
-            continue
-        if len(group) == 4:  # four without a single to go with it: two pairs
-            combos.append(Combo("pair", (1 << group[0]) | (1 << group[1]), group[1], 2, suits))
-            combos.append(Combo("pair", (1 << group[2]) | (1 << group[3]), group[3], 2, suits))
-        else:
-            kind = ("single", "pair", "triple")[len(group) - 1]
-            combos.append(Combo(kind, _cards(group), group[-1], len(group), suits))
-    combos.sort(key=lambda c: c.mask & -c.mask)  # by the lowest card in each
-    result = tuple(combos)
+    result = _plan_combos(mask, options.suits)
     if len(_PLANS) > 50000:
         _PLANS.clear()
     _PLANS[key] = result
@@ -478,6 +330,7 @@ def chain_deals(
     steps: int,
     noise: float,
     rng: random.Random,
+    exact_limit: int = 0,
 ) -> list[list[int]]:
     """``count`` deals drawn from a Metropolis chain whose stationary law weighs a deal by ``noise`` for each of the
     others' past choices that ``medium`` would not have made with it (``1 - noise`` for each it would have).
@@ -486,6 +339,10 @@ def chain_deals(
     unseen card between two holders (two other seats, or a seat and the cards set aside with two players), and is
     kept with probability ``(noise / (1 - noise)) ** (more choices unexplained)``. The count of unexplained choices
     stops as soon as the step is sure to be refused, which most are.
+
+    Late in a deal a chain of swaps mixes poorly (few swaps are kept, and its deals repeat): when the unseen cards
+    can be dealt in at most ``exact_limit`` ways, the deals are drawn from that law exactly instead
+    (:func:`exact_deals`).
     """
     n = view.players
     me = view.seat
@@ -506,8 +363,12 @@ def chain_deals(
     for choice, later in evidence:
         by_seat[choice.seat].append((choice, later))
     movable = [bits(masks[s] & ~fixed[s]) for s in range(n + 1)]
-    unexplained = [sum(1 for c, later in by_seat[s] if not _agrees(c, masks[s] | later, options)) for s in range(n + 1)]
     ratio = noise / (1.0 - noise)
+    if exact_limit:
+        exact = exact_deals(masks, fixed, holders, by_seat, ratio, count, exact_limit, options, rng)
+        if exact is not None:
+            return [hands[:n] for hands in exact]
+    unexplained = [sum(1 for c, later in by_seat[s] if not _agrees(c, masks[s] | later, options)) for s in range(n + 1)]
     out: list[list[int]] = []
     total = burn + steps * count
     for step in range(total):
@@ -539,6 +400,73 @@ def chain_deals(
                 unexplained[a], unexplained[b] = count_a, count_b
         if step >= burn and (step - burn) % steps == steps - 1:
             out.append(masks[:n])
+    return out
+
+
+def exact_deals(
+    masks: list[int],
+    fixed: Sequence[int],
+    holders: Sequence[int],
+    by_seat: Sequence[Sequence[tuple[PastChoice, int]]],
+    ratio: float,
+    count: int,
+    limit: int,
+    options: Big2Options,
+    rng: random.Random,
+) -> list[list[int]] | None:
+    """``count`` deals drawn independently from the law of :func:`chain_deals` (each deal weighed by ``ratio`` to the
+    power of the others' choices it leaves unexplained), by listing every deal of the cards the ``holders`` may hold;
+    None when there are more than ``limit`` such deals.
+
+    The weight of a deal is the product of each holder's, so each holder's weight is worked out once for each hand it
+    may hold, and the deals are then weighed by multiplying.
+    """
+    free = [masks[s] & ~fixed[s] for s in holders]
+    needs = [m.bit_count() for m in free]
+    pool = 0
+    for m in free:
+        pool |= m
+    left = pool.bit_count()
+    ways = 1
+    for need in needs:
+        ways *= comb(left, need)
+        left -= need
+        if ways > limit:
+            return None
+    weights: list[dict[int, float]] = [{} for _ in holders]
+
+    def weight(index: int, hand: int) -> float:
+        known = weights[index]
+        found = known.get(hand)
+        if found is None:
+            seat = holders[index]
+            whole = fixed[seat] | hand
+            missed = sum(1 for choice, later in by_seat[seat] if not _agrees(choice, whole | later, options))
+            found = known[hand] = ratio**missed
+        return found
+
+    deals: list[list[int]] = []
+    totals: list[float] = []
+    last = len(holders) - 1
+
+    def deal(index: int, rest: int, hands: list[int], w: float) -> None:
+        if index == last:
+            deals.append([*hands, rest])
+            totals.append(w * weight(index, rest))
+            return
+        for cards in combinations(bits(rest), needs[index]):
+            hand = 0
+            for v in cards:
+                hand |= 1 << v
+            deal(index + 1, rest & ~hand, [*hands, hand], w * weight(index, hand))
+
+    deal(0, pool, [], 1.0)
+    out = []
+    for chosen in rng.choices(deals, cum_weights=list(accumulate(totals)), k=count):
+        hands = list(masks)
+        for index, seat in enumerate(holders):
+            hands[seat] = fixed[seat] | chosen[index]
+        out.append(hands)
     return out
 
 
@@ -575,7 +503,7 @@ class HardBig2Bot:
     """
 
     difficulty = "hard"
-    playouts = 400
+    playouts = 600
     """Playouts per decision when every card is in hand, shared among the candidates: the budget that makes a seeded
     match reproducible."""
     time_budget: float | None = None
@@ -591,6 +519,9 @@ class HardBig2Bot:
     chain_noise = 0.1
     """The chain's deals are ``chain_steps`` swaps apart, after ``chain_burn`` swaps; ``chain_noise`` is how often
     it takes another seat to have gone against ``medium`` (see :func:`chain_deals`)."""
+    exact_limit = 5000
+    """Late in a deal, when the unseen cards can be dealt in at most this many ways, the deals are drawn from the
+    chain's law exactly (:func:`exact_deals`) rather than by the chain (0: always the chain)."""
     max_scale = 2.0
     """At most this many times ``playouts`` late in a deal, when playouts are short (1: the same budget throughout)."""
     match_value = 1000.0
@@ -661,7 +592,17 @@ class HardBig2Bot:
         schedule = halving_schedule(len(picks), self.budget(view))
         count = sum(schedule)
         if evidence:
-            deals = chain_deals(view, hidden, evidence, count, self.chain_burn, self.chain_steps, self.chain_noise, rng)
+            deals = chain_deals(
+                view,
+                hidden,
+                evidence,
+                count,
+                self.chain_burn,
+                self.chain_steps,
+                self.chain_noise,
+                rng,
+                self.exact_limit,
+            )
         else:
             deals = [hidden.sample(rng) for _ in range(count)]
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget

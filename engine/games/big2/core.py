@@ -12,7 +12,8 @@ slower.
 So a native class's rules apply here: every field is declared in ``__init__``, the types are exact, and nothing is
 added to an instance later.
 
-The five-card generator and its tables live here too, as the core lists five-card hands natively.
+The five-card generator and its tables live here too, as the core lists five-card hands natively, and so does the
+bots' plan of a hand (:func:`plan_combos`), which their searches make hundreds of thousands of times a game.
 """
 
 from __future__ import annotations
@@ -630,3 +631,173 @@ def _remade(options: Any, players: int, fields: tuple[Any, ...]) -> MoveCore:
     core.history = history
     core.version = version
     return core
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The plan of the bots (``engine.games.big2.bots.plan``), on bitmasks
+# ---------------------------------------------------------------------------------------------------------------
+_STRAIGHT_SEQS: Final[tuple[tuple[tuple[int, int, int, int, int], int, bool], ...]] = tuple(
+    (ranks, sum(1 << r for r in ranks), 12 in ranks) for ranks in _STRAIGHT_RANKS
+)
+"""Each straight's ranks (its top rank last), the same as a bit set of rank indexes, and whether it holds a 2."""
+_STRAIGHT_RANK_SETS: Final[frozenset[frozenset[int]]] = frozenset(frozenset(ranks) for ranks in _STRAIGHT_RANKS)
+
+
+def _values_mask(values: list[int]) -> int:
+    out = 0
+    for v in values:
+        out |= 1 << v
+    return out
+
+
+def best_five(mask: int) -> tuple[float, int, int]:
+    """The five-card hand that the bots' plan takes next from ``mask``: ``(gain, key, cards)``, cards 0 if none
+    gains (see ``engine.games.big2.bots.plan``). The key is the hand's combination key, its kind by the base.
+
+    The gain is how many ranks the hand clears from the rest, less one (the play it costs), less 1.5 when its top
+    card is a 2 (it spends a control card). The best has the highest gain, then the lowest key; among hands of
+    equal key, the first in the order the game lists them (lowest cards first). Only one hand of each key can
+    win, so instead of listing every five-card hand this looks at the first of each key.
+    """
+    by_rank: list[tuple[int, ...]] = [_NIBBLE[r][mask >> 4 * r & 15] for r in range(13)]
+    counts: list[int] = [len(g) for g in by_rank]
+    present = 0
+    lone = 0  # ranks held once: a five-card hand that takes such a card clears its rank
+    for r in range(13):
+        if counts[r]:
+            present |= 1 << r
+            if counts[r] == 1:
+                lone |= 1 << r
+    best_gain = 0.0
+    best_order = 0
+    best_cards = 0
+    if lone.bit_count() >= 2:
+        for seq in range(len(_STRAIGHT_SEQS)):
+            ranks, seq_bits, has_two = _STRAIGHT_SEQS[seq]
+            if present & seq_bits != seq_bits:
+                continue
+            gain = (lone & seq_bits).bit_count() - (2.5 if has_two else 1.0)
+            if gain <= 0 or gain < best_gain:
+                continue
+            order = _STRAIGHT_BASE + seq * 4
+            if gain == best_gain and order >= best_order:
+                continue
+            lows: list[int] = [by_rank[ranks[0]][0], by_rank[ranks[1]][0], by_rank[ranks[2]][0], by_rank[ranks[3]][0]]
+            for top in by_rank[ranks[4]]:
+                suit = top & 3
+                cards = [lows[0], lows[1], lows[2], lows[3], top]
+                if lows[0] & 3 == suit and lows[1] & 3 == suit and lows[2] & 3 == suit and lows[3] & 3 == suit:
+                    spare = -1
+                    for i in (3, 2, 1, 0):
+                        if counts[ranks[i]] > 1:
+                            spare = i
+                            break
+                    if spare < 0:
+                        continue
+                    cards[spare] = by_rank[ranks[spare]][1]
+                if gain > best_gain or order + suit < best_order:
+                    best_gain, best_order, best_cards = gain, order + suit, _values_mask(cards)
+                break
+            if gain > best_gain or (gain == best_gain and best_order >= _STRAIGHT_FLUSH_BASE):
+                for suit in range(4):
+                    suited: list[int] = []
+                    for r in ranks:
+                        found = -1
+                        for v in by_rank[r]:
+                            if v & 3 == suit:
+                                found = v
+                                break
+                        if found < 0:
+                            break
+                        suited.append(found)
+                    if len(suited) == 5:
+                        order = _STRAIGHT_FLUSH_BASE + seq * 4 + suit
+                        if gain > best_gain or order < best_order:
+                            best_gain, best_order, best_cards = gain, order, _values_mask(suited)
+    for suit in range(4):
+        if (mask & _SUIT_MASKS[suit]).bit_count() < 5:
+            continue
+        suited_cards = [v for v in range(suit, 52, 4) if mask >> v & 1]
+        clearing = 0
+        for v in suited_cards:
+            if counts[v >> 2] == 1:
+                clearing += 1
+        if min(clearing, 5) - 1.0 < max(best_gain, 0.5):
+            continue
+        for five in combinations(suited_cards, 5):
+            gain = 0.0
+            for v in five:
+                if counts[v >> 2] == 1:
+                    gain += 1.0
+            gain -= 2.5 if five[4] >> 2 == 12 else 1.0
+            if gain <= 0 or gain < best_gain:
+                continue
+            order = _FLUSH_BASE + five[4]
+            if gain == best_gain and order >= best_order:
+                continue
+            if frozenset(v >> 2 for v in five) in _STRAIGHT_RANK_SETS:
+                continue  # a straight flush
+            best_gain, best_order, best_cards = gain, order, _values_mask(list(five))
+    for r3 in range(13):
+        if counts[r3] < 3:
+            continue
+        cleared = 1 if counts[r3] == 3 else 0
+        pair_gain = 0.0
+        pair_rank = -1
+        for r2 in range(13):
+            if r2 != r3 and counts[r2] >= 2:
+                gain = cleared + (1 if counts[r2] == 2 else 0) - (2.5 if r2 == 12 or r3 == 12 else 1.0)
+                if pair_rank < 0 or gain > pair_gain:
+                    pair_gain, pair_rank = gain, r2
+        if pair_rank >= 0 and pair_gain > 0:
+            order = _FULL_HOUSE_BASE + r3
+            if pair_gain > best_gain or (pair_gain == best_gain and order < best_order):
+                best_gain, best_order = pair_gain, order
+                t = by_rank[r3]
+                p = by_rank[pair_rank]
+                best_cards = _values_mask([t[0], t[1], t[2], p[0], p[1]])
+        if counts[r3] == 4:
+            single_gain = 0.0
+            single_card = -1
+            for r1 in range(13):
+                if r1 != r3 and counts[r1]:
+                    gain = (1 if counts[r1] == 1 else 0) - (1.5 if r1 == 12 or r3 == 12 else 0.0)
+                    if single_card < 0 or gain > single_gain:
+                        single_gain, single_card = gain, by_rank[r1][0]
+            if single_card >= 0 and single_gain > 0:
+                order = _FOUR_BASE + r3
+                if single_gain > best_gain or (single_gain == best_gain and order < best_order):
+                    best_gain, best_order = single_gain, order
+                    best_cards = (15 << 4 * r3) | 1 << single_card
+    return best_gain, best_order, best_cards
+
+
+_PLAN_KINDS: Final = ("straight", "flush", "full_house", "four", "straight_flush")
+
+
+def plan_combos(mask: int, o: str) -> tuple[Any, ...]:
+    """The bots' plan of a hand (``engine.games.big2.bots.plan``) under the suit order ``o``: its combinations,
+    weakest (by the lowest card in each) first."""
+    parts: list[tuple[int, str, int, int, int]] = []
+    remaining = mask
+    while True:
+        _gain, key, cards = best_five(remaining)
+        if not cards:
+            break
+        parts.append((cards & -cards, _PLAN_KINDS[key // 1000 - 1], cards, key, 5))
+        remaining &= ~cards
+    for r in range(13):
+        group = _NIBBLE[r][remaining >> 4 * r & 15]
+        size = len(group)
+        if not size:
+            continue
+        if size == 4:  # four without a single to go with it: two pairs
+            parts.append((1 << group[0], "pair", (1 << group[0]) | (1 << group[1]), group[1], 2))
+            parts.append((1 << group[2], "pair", (1 << group[2]) | (1 << group[3]), group[3], 2))
+        else:
+            cards = remaining & 15 << 4 * r
+            parts.append((cards & -cards, ("single", "pair", "triple")[size - 1], cards, group[-1], size))
+    parts.sort()
+    combo = _KIT[0].combo
+    new = tuple.__new__
+    return tuple([new(combo, (kind, cards, key, size, o)) for _low, kind, cards, key, size in parts])
