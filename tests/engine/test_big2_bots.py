@@ -244,9 +244,9 @@ class _Handicapped(HardBig2Bot):
         super().__init__(GAME)
         self.log = log
 
-    def _playout(self, view: Big2View, table: Combo | None, hands: list[int], pick: Combo | None, must: int) -> float:
+    def playout(self, view: Big2View, table: Combo | None, hands: list[int], pick: Combo | None, must: int) -> float:
         self.log.append((pick, tuple(hands)))
-        score = super()._playout(view, table, hands, pick, must)
+        score = super().playout(view, table, hands, pick, must)
         return score - 10_000.0 if pick == self.loser else score
 
 
@@ -469,7 +469,7 @@ def test_chain_deals_keep_what_the_seat_knows_and_explain_the_others() -> None:
         view = state.view(seat)
         enc = encoding(view.options)
         hidden = HiddenDeal(view)
-        evidence = bot._evidence(view)
+        evidence = bot.evidence(view)
         assert evidence
         positions += 1
         rng = random.Random(seed)
@@ -509,7 +509,7 @@ def test_late_deals_are_drawn_exactly_and_explain_every_choice() -> None:
             seat = state.to_move
             assert seat is not None
             candidate = state.view(seat)
-            if len(HiddenDeal(candidate).unseen) <= 9 and bot._evidence(candidate):
+            if len(HiddenDeal(candidate).unseen) <= 9 and bot.evidence(candidate):
                 view = candidate
                 break
             state.apply(seat, medium.choose(candidate, state.legal_actions(), random.Random(0)))
@@ -519,7 +519,7 @@ def test_late_deals_are_drawn_exactly_and_explain_every_choice() -> None:
         positions += 1
         enc = encoding(view.options)
         hidden = HiddenDeal(view)
-        evidence = bot._evidence(view)
+        evidence = bot.evidence(view)
         deals = chain_deals(view, hidden, evidence, 30, 100, 4, 1e-9, random.Random(seed), exact_limit=10**6)
         assert len(deals) == 30
         for hands in deals:

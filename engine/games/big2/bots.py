@@ -587,24 +587,9 @@ class HardBig2Bot:
         assert view.seat is not None
         hidden = HiddenDeal(view)
         must = hidden.must
-        evidence = self._evidence(view)
         table = table_combo(view)
         schedule = halving_schedule(len(picks), self.budget(view))
-        count = sum(schedule)
-        if evidence:
-            deals = chain_deals(
-                view,
-                hidden,
-                evidence,
-                count,
-                self.chain_burn,
-                self.chain_steps,
-                self.chain_noise,
-                rng,
-                self.exact_limit,
-            )
-        else:
-            deals = [hidden.sample(rng) for _ in range(count)]
+        deals = self.sample_deals(view, hidden, sum(schedule), rng)
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         totals = [0.0] * len(picks)
         alive = list(range(len(picks)))
@@ -615,7 +600,7 @@ class HardBig2Bot:
                     return min(alive, key=lambda i: (-totals[i], i))
                 played += 1
                 for index in alive:
-                    totals[index] += self._playout(view, table, list(hands), picks[index], must)
+                    totals[index] += self.playout(view, table, list(hands), picks[index], must)
             alive.sort(key=lambda i: (-totals[i], i))
             del alive[(len(alive) + 1) // 2 :]
         return alive[0]
@@ -627,7 +612,25 @@ class HardBig2Bot:
         scale = min(self.max_scale, sum(view.start_counts) / max(1, sum(view.counts)))
         return max(1, int(self.playouts * scale))
 
-    def _evidence(self, view: Big2View) -> list[tuple[PastChoice, int]]:
+    def sample_deals(self, view: Big2View, hidden: HiddenDeal, count: int, rng: random.Random) -> list[list[int]]:
+        """``count`` deals of the cards ``view`` does not show, as the search samples them: favouring the deals
+        that explain the others' choices so far (:meth:`evidence`), else uniformly."""
+        evidence = self.evidence(view)
+        if not evidence:
+            return [hidden.sample(rng) for _ in range(count)]
+        return chain_deals(
+            view,
+            hidden,
+            evidence,
+            count,
+            self.chain_burn,
+            self.chain_steps,
+            self.chain_noise,
+            rng,
+            self.exact_limit,
+        )
+
+    def evidence(self, view: Big2View) -> list[tuple[PastChoice, int]]:
         """The others' latest choices, each with the cards its seat has played since (back in hand then)."""
         if self.inference_depth <= 0:
             return []
@@ -641,7 +644,7 @@ class HardBig2Bot:
             out.append((choice, later))
         return out
 
-    def _playout(self, view: Big2View, table: Combo | None, hands: list[int], pick: Combo | None, must: int) -> float:
+    def playout(self, view: Big2View, table: Combo | None, hands: list[int], pick: Combo | None, must: int) -> float:
         seat = view.seat
         assert seat is not None
         n = view.players

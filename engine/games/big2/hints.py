@@ -8,7 +8,7 @@ explained by what beating the table would have cost. Nothing but the view is rea
 :func:`review` judges a move already made (:mod:`engine.review`): a move other than ``hard``'s costs what the two
 score apart when ``hard``'s own search plays both out on the same sampled deals (its playouts and its score: the
 deal's points, a won match far above them). The hint itself has no figure to reuse, so the review plays them out
-with the search's own pieces (``HardBig2Bot._evidence`` and ``_playout``, of this game's package).
+with the search's own pieces (``HardBig2Bot.sample_deals`` and ``playout``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from engine.bots import Bot
 from engine.cards import Card, Rank
-from engine.games.big2.bots import HardBig2Bot, chain_deals, table_combo
+from engine.games.big2.bots import HardBig2Bot, table_combo
 from engine.games.big2.rules import (
     Big2Action,
     Big2View,
@@ -188,15 +188,11 @@ def playout_scores(
     """Each move's mean score over the same ``deals`` deals, sampled and played out as ``hard``'s search samples
     and plays them out (its deals favour those that explain the others' choices so far)."""
     hidden = HiddenDeal(view)
-    evidence = bot._evidence(view)
-    if evidence:
-        sampled = chain_deals(view, hidden, evidence, deals, bot.chain_burn, bot.chain_steps, bot.chain_noise, rng)
-    else:
-        sampled = [hidden.sample(rng) for _ in range(deals)]
+    sampled = bot.sample_deals(view, hidden, deals, rng)
     table = table_combo(view)
     picks = [combo_of(m.cards, view.options) if isinstance(m, Play) else None for m in moves]
     return [
-        sum(bot._playout(view, table, list(hands), pick, hidden.must) for hands in sampled) / len(sampled)
+        sum(bot.playout(view, table, list(hands), pick, hidden.must) for hands in sampled) / len(sampled)
         for pick in picks
     ]
 
