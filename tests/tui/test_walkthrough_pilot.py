@@ -385,12 +385,10 @@ async def test_each_game_s_own_walkthrough_plays_through_or_is_not_offered(key: 
         screen = walk_screen(app)
         for index, step in enumerate(walkthrough.steps):
             assert screen.index == index and step.title in screen.text_of("walk-heading")
-            for _ in step.moves:
-                await pilot.press("enter")
-                await pilot.pause()
-                assert screen.problem is None, screen.problem
+            await pilot.press(*["enter"] * len(step.moves))
+            await pilot.pause()
+            assert screen.problem is None, screen.problem
             assert screen.walk is not None and screen.walk.done
             assert step.moves[-1].says.split()[0] in screen.text_of("walk-said")
             await pilot.press("enter")
-            await pilot.pause()
         assert not isinstance(app.screen, WalkthroughScreen)
