@@ -19,6 +19,10 @@ from pathlib import Path
 from lan_helpers import WAIT
 from terminal import CLI, ROOT, clean_env, plain
 
+AS_ON_A_TERMINAL = "import signal; signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+"""What a terminal's shell gives the program it starts: a hang-up ends it by default, whatever this test run
+inherited (a run started under ``nohup`` ignores SIGHUP, and so would every child it starts)."""
+
 
 class OnTerminal:
     """``parlour ARGS`` on a pseudo-terminal of 80x24, with ``data`` as its data directory."""
@@ -27,7 +31,7 @@ class OnTerminal:
         self.controller, terminal = pty.openpty()
         fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         self.child = subprocess.Popen(
-            [sys.executable, "-c", CLI, *args],
+            [sys.executable, "-c", AS_ON_A_TERMINAL + CLI, *args],
             stdin=terminal,
             stdout=terminal,
             stderr=terminal,
