@@ -31,17 +31,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import parse_cards
 from engine.errors import ParlourError
 from engine.events import Event
 from engine.game import Game, GameState, Scenario
 
 __all__ = [
+    "Check",
     "Move",
     "RuleUnit",
     "Step",
     "Walk",
     "Walkthrough",
     "WalkthroughError",
+    "all_of",
+    "cards_shown",
     "matching_units",
     "rule_units",
     "uncovered",
@@ -49,6 +53,20 @@ __all__ = [
 
 SEAT_NAMES = ("You", "Ada", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
 """The players' names in a walkthrough: seat 0 is the player."""
+
+
+Check = Callable[[Any], bool]
+"""A condition on a game's state after a move (:attr:`Move.expect`)."""
+
+
+def all_of(*checks: Check) -> Check:
+    """The condition that every one of ``checks`` holds."""
+    return lambda state: all(check(state) for check in checks)
+
+
+def cards_shown(text: str) -> str:
+    """Cards as a player reads them: ``"3D 3S JK"`` is ``"3♦ 3♠ Joker"``."""
+    return " ".join(card.pretty() for card in parse_cards(text))
 
 
 class WalkthroughError(ParlourError):
@@ -70,7 +88,7 @@ class Move:
     """Before an asked move: what the player is asked to do ("Trade with Ada: press t")."""
     shows: tuple[str, ...] = ()
     """Names of event classes that must be among the move's events (``"TradeBlocked"``)."""
-    expect: Callable[[Any], bool] | None = None
+    expect: Check | None = None
     """A condition on the game's state after the move (the test and :class:`Walk` check it)."""
 
 

@@ -9,21 +9,19 @@ writes it so).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import Card, parse_cards
 from engine.game import Scenario
 from engine.games.big2.rules import Big2Game, Big2Options, Big2State, classify
-from engine.walkthrough import Move, Step, Walkthrough
+from engine.walkthrough import Check, Move, Step, Walkthrough
 
 __all__ = ["table", "walkthrough"]
 
 _GAME = Big2Game()
 _SEED = Big2Options()
 _STANDARD = Big2Options(suits="standard")
-
-Check = Callable[[Any], bool]
 
 
 def _cards(text: str, options: Big2Options = _SEED) -> str:
@@ -32,11 +30,6 @@ def _cards(text: str, options: Big2Options = _SEED) -> str:
     if combo is None:
         raise ValueError(f"not a Big Two combination: {text}")
     return " ".join(str(card) for card in combo.cards)
-
-
-def _shown(text: str) -> str:
-    """Cards as a player reads them: ``"3D 3S"`` is ``"3♦ 3♠"``."""
-    return " ".join(card.pretty() for card in parse_cards(text))
 
 
 def _deck(dealer: int, *hands: str, rest: str = "") -> tuple[Card, ...]:

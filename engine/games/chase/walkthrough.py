@@ -15,13 +15,13 @@ then Ada, Ben and Cal clockwise, so the player to your left is Ada. Each deal is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, parse_cards
 from engine.game import Scenario
 from engine.games.chase.rules import Acted, ChaseGame, ChaseOptions, ChaseState
-from engine.walkthrough import Move, Step, Walkthrough
+from engine.walkthrough import Check, Move, Step, Walkthrough, all_of
 
 __all__ = ["table", "walkthrough"]
 
@@ -37,8 +37,6 @@ ACTED_WORDS = {
     Acted.CUT: "cut the pack",
 }
 """What a seat did this hand, as a line of the table says it."""
-
-Check = Callable[[ChaseState], bool]
 
 
 def deal(players: int, dealer: int, cards: str, rest: str = "") -> tuple[Card, ...]:
@@ -61,10 +59,6 @@ def holds(seat: int, card: str) -> Check:
 def lives(*totals: int) -> Check:
     """The condition that the seats' lives (the life on honour included) are ``totals``."""
     return lambda state: tuple(state.lives) == totals
-
-
-def both(*checks: Check) -> Check:
-    return lambda state: all(check(state) for check in checks)
 
 
 @dataclass(frozen=True)
@@ -208,7 +202,7 @@ def stay_or_trade(w: Words) -> Step:
                 asked=True,
                 ask="Trade your 3♠ with Ada, on your left: choose 'trade'.",
                 shows=("Traded",),
-                expect=both(holds(0, "10D"), holds(1, "3S")),
+                expect=all_of(holds(0, "10D"), holds(1, "3S")),
             ),
             Move(
                 1,
@@ -216,7 +210,7 @@ def stay_or_trade(w: Words) -> Step:
                 "Nobody trades back, so Ada cannot give the 3♠ back to you; she trades with Ben, on her left, and "
                 "takes his Q♣.",
                 shows=("Traded",),
-                expect=both(holds(1, "QC"), holds(2, "3S")),
+                expect=all_of(holds(1, "QC"), holds(2, "3S")),
             ),
         ),
     )
@@ -238,7 +232,7 @@ def king_blocks(w: Words) -> Step:
                 asked=True,
                 ask="Try to trade your 5♥ with Ada: choose 'trade'.",
                 shows=("KingShown",),
-                expect=both(holds(0, "5H"), holds(1, "KC")),
+                expect=all_of(holds(0, "5H"), holds(1, "KC")),
             ),
             Move(
                 1,
@@ -267,7 +261,7 @@ def king_face_up(w: Words) -> Step:
                 asked=True,
                 ask="Ada's K♣ is face up on your left, so your only move is to stay: choose 'stay'.",
                 shows=("Stayed",),
-                expect=both(holds(0, "5H"), lambda state: dict(state.view(None).known).get(1) == Card.parse("KC")),
+                expect=all_of(holds(0, "5H"), lambda state: dict(state.view(None).known).get(1) == Card.parse("KC")),
             ),
             Move(
                 1,
@@ -340,7 +334,7 @@ def ties(w: Words) -> Step:
 def dealt_again(w: Words) -> Step:
     rule = "nobody pays and the hand is dealt again"
     stay = "You keep the 5♦." if w.chase else "You keep the 9♣."
-    redealt = both(lives(1, 1), lambda state: state.dealer == 1 and state.hand == 1)
+    redealt = all_of(lives(1, 1), lambda state: state.dealer == 1 and state.hand == 1)
     if w.chase:
         return Step(
             "Nobody pays: deal again",

@@ -9,7 +9,7 @@ may or may not be played; the stock stays face down. A step that needs a later p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import Card, Rank, parse_cards, sort_key
@@ -26,13 +26,11 @@ from engine.games.rank.rules import (
     RankState,
     StarterTurned,
 )
-from engine.walkthrough import Move, Step, Walkthrough
+from engine.walkthrough import Check, Move, Step, Walkthrough, all_of
 
 __all__ = ["table", "walkthrough"]
 
 _GAME = RankGame()
-
-Check = Callable[[Any], bool]
 
 
 def _deck(dealer: int, *hands: str, rest: str = "") -> tuple[Card, ...]:
@@ -42,11 +40,6 @@ def _deck(dealer: int, *hands: str, rest: str = "") -> tuple[Card, ...]:
     if any(len(hand) != 5 for hand in cards):
         raise ValueError(f"each hand is 5 cards: {[len(hand) for hand in cards]}")
     return _GAME.deck_for(len(hands), dealer, cards, parse_cards(rest))
-
-
-def _shown(text: str) -> str:
-    """Cards as a player reads them: ``"5S JK"`` is ``"5♠ Joker"``."""
-    return " ".join(card.pretty() for card in parse_cards(text))
 
 
 def _last(state: RankState, kind: type[Event]) -> Any:
@@ -79,13 +72,6 @@ def _holds(seat: int, text: str, count: int | None = None) -> Check:
     def check(state: RankState) -> bool:
         hand = state.hands[seat]
         return all(card in hand for card in wanted) and (count is None or len(hand) == count)
-
-    return check
-
-
-def _both(*checks: Check) -> Check:
-    def check(state: Any) -> bool:
-        return all(each(state) for each in checks)
 
     return check
 
@@ -251,7 +237,7 @@ def _the_deal() -> Step:
                 asked=True,
                 ask="Start the deal with your 7♦: choose 7♦.",
                 shows=("Played",),
-                expect=_both(_top("7D", kind=PlayKind.NORMAL, to_move=1), _dealt_by(2, "6C")),
+                expect=all_of(_top("7D", kind=PlayKind.NORMAL, to_move=1), _dealt_by(2, "6C")),
             ),
             Move(1, "8C", "Play goes clockwise: Ada is next and plays the 8♣, one above your 7♦.", shows=("Played",)),
             Move(2, "7S", "Then Ben, with the 7♠, one below the 8♣; then you again.", shows=("Played",)),
@@ -291,7 +277,7 @@ def _two_decks() -> Step:
                 asked=True,
                 ask="Play your 7♥, the same card Cal played: choose 7♥.",
                 shows=("Played",),
-                expect=_both(
+                expect=all_of(
                     _top("7H", kind=PlayKind.NORMAL),
                     lambda s: s.pile.count(Card.parse("7H")) == 2 and len(s.full_deck()) == 108,
                 ),
@@ -403,7 +389,7 @@ def _joker() -> Step:
                 asked=True,
                 ask="Play your Joker: choose Joker.",
                 shows=("Played",),
-                expect=_both(_top("JK", kind=PlayKind.JOKER), _phase(RankPhase.NAME, 0)),
+                expect=all_of(_top("JK", kind=PlayKind.JOKER), _phase(RankPhase.NAME, 0)),
             ),
             Move(
                 0,
@@ -412,7 +398,7 @@ def _joker() -> Step:
                 asked=True,
                 ask="Name 6, one above your 5♥: choose name 6.",
                 shows=("Named",),
-                expect=_both(lambda s: s.named is Rank.SIX, _phase(RankPhase.FOLLOW, 0)),
+                expect=all_of(lambda s: s.named is Rank.SIX, _phase(RankPhase.FOLLOW, 0)),
             ),
             Move(
                 0,
@@ -441,7 +427,7 @@ def _joker_declined() -> Step:
                 "name 10",
                 "Ada names 10. She holds no 9 and no Jack to add, so she is not asked for one: your turn.",
                 shows=("Named",),
-                expect=_both(lambda s: s.named is Rank.TEN, _phase(RankPhase.PLAY, 0)),
+                expect=all_of(lambda s: s.named is Rank.TEN, _phase(RankPhase.PLAY, 0)),
             ),
             Move(
                 0,
@@ -469,7 +455,7 @@ def _joker_declined() -> Step:
                 asked=True,
                 ask="Add no card: choose pass.",
                 shows=("Passed",),
-                expect=_both(_top("JK", named=Rank.SIX, to_move=1), _holds(0, "5D 7H", 4)),
+                expect=all_of(_top("JK", named=Rank.SIX, to_move=1), _holds(0, "5D 7H", 4)),
             ),
         ),
     )
@@ -490,7 +476,7 @@ def _draw() -> Step:
                 asked=True,
                 ask="Draw a card: choose draw.",
                 shows=("Drew", "Played"),
-                expect=_both(_top("7H", kind=PlayKind.DRAWN, to_move=1), _holds(0, "", 5)),
+                expect=all_of(_top("7H", kind=PlayKind.DRAWN, to_move=1), _holds(0, "", 5)),
             ),
             Move(
                 1,
@@ -498,7 +484,7 @@ def _draw() -> Step:
                 "Ada had no 6 or 8 for your 7♥ and drew the A♣. It is not a normal play on a 7, so she keeps it "
                 "(a drawn Ace or Joker is not played as an escape) and the turn passes to you.",
                 shows=("Drew",),
-                expect=_both(_holds(1, "AC", 6), _top("7H", to_move=0)),
+                expect=all_of(_holds(1, "AC", 6), _top("7H", to_move=0)),
             ),
         ),
     )
@@ -561,7 +547,7 @@ def _empty_stock() -> Step:
                 asked=True,
                 ask="Draw a card: choose draw.",
                 shows=("StockShuffled", "Drew"),
-                expect=_both(_holds(0, "8S", 10), lambda s: len(s.stock) == 14 and s.pile == [Card.parse("10S")]),
+                expect=all_of(_holds(0, "8S", 10), lambda s: len(s.stock) == 14 and s.pile == [Card.parse("10S")]),
             ),
         ),
         setup=tuple(((first + index) % _STOCK_PLAYERS, "draw") for index in range(_STOCK_DRAWS)),
@@ -600,7 +586,7 @@ def _pending_exit() -> Step:
                 "Ada answered with a play, the K♠ on your Ace, so you drew two cards from the stock, the 7♦ and the "
                 "9♥, and you are back in the deal. (Had fewer been left, you would take what there was.)",
                 shows=("Played", "CameBack"),
-                expect=_both(_back(0, 2), _holds(0, "7D 9H")),
+                expect=all_of(_back(0, 2), _holds(0, "7D 9H")),
             ),
         ),
         setup=_RUN_SETUP,
@@ -630,7 +616,7 @@ def _joker_answer() -> Step:
                 "Ada had no normal play and answered with her Joker. A Joker is a play too, so you drew two cards "
                 "(the 7♦ and the 9♥) and are back in, before she names its rank.",
                 shows=("Played", "CameBack"),
-                expect=_both(_back(0, 2), _phase(RankPhase.NAME, 1)),
+                expect=all_of(_back(0, 2), _phase(RankPhase.NAME, 1)),
             ),
             Move(1, "name 8", "Ada names 8 for her Joker.", shows=("Named",), expect=_phase(RankPhase.FOLLOW, 1)),
             Move(
@@ -681,7 +667,7 @@ def _out_for_good() -> Step:
                 "out. It holds even though her card, the K♦, was a normal play on your Ace and was played at once. "
                 "(Had she been able only to pass, you would be out for good as well.) Ada and Ben play on.",
                 shows=("Drew", "OutForGood", "Played"),
-                expect=_both(_out(0), _top("KD", kind=PlayKind.DRAWN, to_move=2)),
+                expect=all_of(_out(0), _top("KD", kind=PlayKind.DRAWN, to_move=2)),
             ),
         ),
         setup=(
@@ -795,7 +781,7 @@ def _private_cards() -> Step:
                 asked=True,
                 ask="Draw a card: choose draw.",
                 shows=("Drew",),
-                expect=_both(_private(0), _holds(0, "QH", 6)),
+                expect=all_of(_private(0), _holds(0, "QH", 6)),
             ),
             Move(
                 1,
