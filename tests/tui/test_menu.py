@@ -38,6 +38,9 @@ async def pick_game(pilot: Pilot, menu: MenuScreen, key: str) -> None:
 async def tick(pilot: Pilot, menu: MenuScreen, key: str) -> str:
     """Tick a house rule with a click, and return the summary once it has changed."""
     before = summary(menu)
+    box = menu.query_one(f"#variant-{key}", Checkbox)
+    # A box just mounted (the game changed) may not be laid out yet: a click then lands on whatever was there.
+    assert await wait_for(pilot, lambda: box.region.area > 0)
     await pilot.click(f"#variant-{key}")
     assert menu.query_one(f"#variant-{key}", Checkbox).value
     assert await wait_for(pilot, lambda: summary(menu) != before)
