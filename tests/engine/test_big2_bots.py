@@ -450,9 +450,11 @@ def test_loss_points_counts_like_the_game() -> None:
             assert loss_points(left, options) == loss(enc.cards(left), options).points
 
 
-def test_chain_deals_keep_what_the_seat_knows_and_explain_the_others() -> None:
-    """Deals from the chain give each seat its count of cards, keep this seat's hand, never deal a played card, and
-    explain the others' choices (all made by ``medium``) far more often than uniform deals do."""
+@pytest.mark.parametrize("chains", [1, 4])
+def test_chain_deals_keep_what_the_seat_knows_and_explain_the_others(chains: int) -> None:
+    """Deals from the chains (one, or several sharing the deals) give each seat its count of cards, keep this
+    seat's hand, never deal a played card, and explain the others' choices (all made by ``medium``) far more often
+    than uniform deals do."""
     bot = make_bot(GAME, "hard")
     assert isinstance(bot, HardBig2Bot)
     medium = MediumBig2Bot(GAME)
@@ -473,7 +475,7 @@ def test_chain_deals_keep_what_the_seat_knows_and_explain_the_others() -> None:
         assert evidence
         positions += 1
         rng = random.Random(seed)
-        chain = chain_deals(view, hidden, evidence, 20, 100, 4, 0.1, rng)
+        chain = chain_deals(view, hidden, evidence, 20, 100, 4, 0.1, rng, chains=chains)
         uniform = [hidden.sample(rng) for _ in range(20)]
         for name, deals in (("chain", chain), ("uniform", uniform)):
             assert len(deals) == 20
@@ -492,6 +494,37 @@ def test_chain_deals_keep_what_the_seat_knows_and_explain_the_others() -> None:
                     )
     assert positions == 6
     assert explained["chain"] > 1.2 * explained["uniform"], explained
+
+
+def test_several_chains_spread_the_deals_over_more_of_those_that_explain_the_choices() -> None:
+    """One chain that settles among a few deals explaining the others' choices repeats them; four chains, each
+    from a uniform deal of its own, give more different deals for the same number of deals and swaps between them
+    (the reason ``hard`` runs several)."""
+    bot = make_bot(GAME, "hard")
+    assert isinstance(bot, HardBig2Bot)
+    medium = MediumBig2Bot(GAME)
+    distinct = {1: 0, 4: 0}
+    positions = 0
+    for seed in range(8):
+        state = GAME.new_match(4, opts(deals=1), random.Random(seed))
+        for _ in range(16 + seed):
+            seat = state.to_move
+            if seat is None:
+                break
+            state.apply(seat, medium.choose(state.view(seat), state.legal_actions(), random.Random(0)))
+        seat = state.to_move
+        if seat is None:
+            continue
+        positions += 1
+        view = state.view(seat)
+        hidden = HiddenDeal(view)
+        evidence = bot.evidence(view)
+        for chains in distinct:
+            deals = chain_deals(view, hidden, evidence, 40, 100, 4, 0.1, random.Random(seed), chains=chains)
+            assert len(deals) == 40
+            distinct[chains] += len({tuple(hands) for hands in deals})
+    assert positions >= 5, positions
+    assert distinct[4] > distinct[1], distinct
 
 
 def test_late_deals_are_drawn_exactly_and_explain_every_choice() -> None:

@@ -331,6 +331,7 @@ def chain_deals(
     noise: float,
     rng: random.Random,
     exact_limit: int = 0,
+    chains: int = 1,
 ) -> list[list[int]]:
     """``count`` deals drawn from a Metropolis chain whose stationary law weighs a deal by ``noise`` for each of the
     others' past choices that ``medium`` would not have made with it (``1 - noise`` for each it would have).
@@ -343,6 +344,10 @@ def chain_deals(
     Late in a deal a chain of swaps mixes poorly (few swaps are kept, and its deals repeat): when the unseen cards
     can be dealt in at most ``exact_limit`` ways, the deals are drawn from that law exactly instead
     (:func:`exact_deals`).
+
+    The deals come from ``chains`` chains, each from a uniform deal of its own with its own ``burn``: one chain
+    that settles among a few deals that explain the choices stays there, and several spread the deals over more of
+    those that do.
     """
     n = view.players
     me = view.seat
@@ -368,7 +373,37 @@ def chain_deals(
         exact = exact_deals(masks, fixed, holders, by_seat, ratio, count, exact_limit, options, rng)
         if exact is not None:
             return [hands[:n] for hands in exact]
-    unexplained = [sum(1 for c, later in by_seat[s] if not _agrees(c, masks[s] | later, options)) for s in range(n + 1)]
+    out: list[list[int]] = []
+    for chain in range(chains):
+        if chain:
+            hands = hidden.sample(rng)
+            dealt = 0
+            for hand in hands:
+                dealt |= hand
+            masks = [*hands, unseen & ~dealt]
+            movable = [bits(masks[s] & ~fixed[s]) for s in range(n + 1)]
+        share = count // chains + (1 if chain < count % chains else 0)
+        out += _chain(masks, movable, holders, by_seat, ratio, share, burn, steps, options, rng)
+    return [hands[:n] for hands in out]
+
+
+def _chain(
+    masks: list[int],
+    movable: list[list[int]],
+    holders: Sequence[int],
+    by_seat: Sequence[Sequence[tuple[PastChoice, int]]],
+    ratio: float,
+    count: int,
+    burn: int,
+    steps: int,
+    options: Big2Options,
+    rng: random.Random,
+) -> list[list[int]]:
+    """One chain of :func:`chain_deals` from the deal ``masks`` (changed in place): ``count`` deals, ``steps`` swaps
+    apart after ``burn`` swaps."""
+    unexplained = [
+        sum(1 for c, later in choices if not _agrees(c, masks[s] | later, options)) for s, choices in enumerate(by_seat)
+    ]
     out: list[list[int]] = []
     total = burn + steps * count
     for step in range(total):
@@ -399,7 +434,7 @@ def chain_deals(
                 movable[a][i], movable[b][j] = movable[b][j], movable[a][i]
                 unexplained[a], unexplained[b] = count_a, count_b
         if step >= burn and (step - burn) % steps == steps - 1:
-            out.append(masks[:n])
+            out.append(list(masks))
     return out
 
 
@@ -503,7 +538,7 @@ class HardBig2Bot:
     """
 
     difficulty = "hard"
-    playouts = 600
+    playouts = 900
     """Playouts per decision when every card is in hand, shared among the candidates: the budget that makes a seeded
     match reproducible."""
     time_budget: float | None = None
@@ -514,11 +549,13 @@ class HardBig2Bot:
     """How many plays the search compares (see :meth:`candidates`)."""
     inference_depth = 60
     """How many of the others' latest choices the sampled deals should explain (0: uniform deals)."""
-    chain_steps = 4
+    chain_steps = 10
     chain_burn = 100
     chain_noise = 0.1
     """The chain's deals are ``chain_steps`` swaps apart, after ``chain_burn`` swaps; ``chain_noise`` is how often
     it takes another seat to have gone against ``medium`` (see :func:`chain_deals`)."""
+    chains = 4
+    """How many chains share a decision's deals (see :func:`chain_deals`)."""
     exact_limit = 5000
     """Late in a deal, when the unseen cards can be dealt in at most this many ways, the deals are drawn from the
     chain's law exactly (:func:`exact_deals`) rather than by the chain (0: always the chain)."""
@@ -628,6 +665,7 @@ class HardBig2Bot:
             self.chain_noise,
             rng,
             self.exact_limit,
+            self.chains,
         )
 
     def evidence(self, view: Big2View) -> list[tuple[PastChoice, int]]:
