@@ -527,11 +527,11 @@ def halving_schedule(candidates: int, budget: int) -> list[int]:
 class HardBig2Bot:
     """``hard``: Monte Carlo over determinized deals with ``medium`` playouts, by successive halving.
 
-    The deals come from a Metropolis chain (:func:`chain_deals`) that favours those in which ``medium`` would have
-    made the others' choices so far: a deal that explains what the others did is likelier to be the real one than
-    a uniform draw. Up to ``max_candidates`` plays are compared (:meth:`candidates`); each round of deals plays out
-    those still in the running on the same deals and drops the worse half (:meth:`select`), so the budget goes to
-    the plays that stay close.
+    The deals come from Metropolis chains (:func:`chain_deals`, ``chains`` of them) that favour those in which
+    ``medium`` would have made the others' choices so far: a deal that explains what the others did is likelier to
+    be the real one than a uniform draw. Up to ``max_candidates`` plays are compared (:meth:`candidates`); each round
+    of deals plays out those still in the running on the same deals and drops the worse half (:meth:`select`), so
+    the budget goes to the plays that stay close.
 
     How often it wins against ``medium``, and how long it thinks: ``benchmarks/big2_strength.py`` (the figures are
     in ``docs/performance.md``).
