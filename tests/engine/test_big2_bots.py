@@ -523,6 +523,8 @@ def test_several_chains_spread_the_deals_over_more_of_those_that_explain_the_cho
             deals = chain_deals(view, hidden, evidence, 40, 100, 4, 0.1, random.Random(seed), chains=chains)
             assert len(deals) == 40
             distinct[chains] += len({tuple(hands) for hands in deals})
+        few = chain_deals(view, hidden, evidence, 3, 100, 4, 0.1, random.Random(seed), chains=4)
+        assert len(few) == 3  # fewer deals than chains: one chain for each
     assert positions >= 5, positions
     assert distinct[4] > distinct[1], distinct
 

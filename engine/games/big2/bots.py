@@ -373,8 +373,12 @@ def chain_deals(
         exact = exact_deals(masks, fixed, holders, by_seat, ratio, count, exact_limit, options, rng)
         if exact is not None:
             return [hands[:n] for hands in exact]
+    chains = max(1, chains)
     out: list[list[int]] = []
     for chain in range(chains):
+        share = count // chains + (1 if chain < count % chains else 0)
+        if not share:
+            break  # fewer deals than chains: a chain for each
         if chain:
             hands = hidden.sample(rng)
             dealt = 0
@@ -382,7 +386,6 @@ def chain_deals(
                 dealt |= hand
             masks = [*hands, unseen & ~dealt]
             movable = [bits(masks[s] & ~fixed[s]) for s in range(n + 1)]
-        share = count // chains + (1 if chain < count % chains else 0)
         out += _chain(masks, movable, holders, by_seat, ratio, share, burn, steps, options, rng)
     return [hands[:n] for hands in out]
 
