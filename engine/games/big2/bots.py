@@ -352,22 +352,26 @@ def chain_deals(
     n = view.players
     me = view.seat
     options = view.options
-    hands = hidden.sample(rng)
-    dealt = 0
-    for hand in hands:
-        dealt |= hand
     unseen = 0
     for v in hidden.unseen:
         unseen |= 1 << v
-    masks = [*hands, unseen & ~dealt]  # the last holder: the cards set aside (two players)
+
+    def drawn() -> list[int]:
+        """A uniform deal as the chain's holders: every seat's hand, then the cards set aside (two players)."""
+        hands = hidden.sample(rng)
+        dealt = 0
+        for hand in hands:
+            dealt |= hand
+        return [*hands, unseen & ~dealt]
+
+    masks = drawn()
     fixed = [*hidden.fixed, 0]
     holders = [s for s in range(n + 1) if s != me and masks[s] & ~fixed[s]]
     if len(holders) < 2:
-        return [list(hands) for _ in range(count)]
+        return [masks[:n] for _ in range(count)]
     by_seat: list[list[tuple[PastChoice, int]]] = [[] for _ in range(n + 1)]
     for choice, later in evidence:
         by_seat[choice.seat].append((choice, later))
-    movable = [bits(masks[s] & ~fixed[s]) for s in range(n + 1)]
     ratio = noise / (1.0 - noise)
     if exact_limit:
         exact = exact_deals(masks, fixed, holders, by_seat, ratio, count, exact_limit, options, rng)
@@ -380,19 +384,14 @@ def chain_deals(
         if not share:
             break  # fewer deals than chains: a chain for each
         if chain:
-            hands = hidden.sample(rng)
-            dealt = 0
-            for hand in hands:
-                dealt |= hand
-            masks = [*hands, unseen & ~dealt]
-            movable = [bits(masks[s] & ~fixed[s]) for s in range(n + 1)]
-        out += _chain(masks, movable, holders, by_seat, ratio, share, burn, steps, options, rng)
+            masks = drawn()
+        out += _chain(masks, fixed, holders, by_seat, ratio, share, burn, steps, options, rng)
     return [hands[:n] for hands in out]
 
 
 def _chain(
     masks: list[int],
-    movable: list[list[int]],
+    fixed: Sequence[int],
     holders: Sequence[int],
     by_seat: Sequence[Sequence[tuple[PastChoice, int]]],
     ratio: float,
@@ -402,8 +401,9 @@ def _chain(
     options: Big2Options,
     rng: random.Random,
 ) -> list[list[int]]:
-    """One chain of :func:`chain_deals` from the deal ``masks`` (changed in place): ``count`` deals, ``steps`` swaps
-    apart after ``burn`` swaps."""
+    """One chain of :func:`chain_deals` from the deal ``masks`` (changed in place; ``fixed``: the cards each holder is
+    known to hold, never swapped): ``count`` deals, ``steps`` swaps apart after ``burn`` swaps."""
+    movable = [bits(mask & ~known) for mask, known in zip(masks, fixed, strict=True)]
     unexplained = [
         sum(1 for c, later in choices if not _agrees(c, masks[s] | later, options)) for s, choices in enumerate(by_seat)
     ]
